@@ -1,0 +1,40 @@
+//! Drawing cards (CR 121).
+
+use crate::error::Result;
+use crate::event::Event;
+use crate::game::{check_count, Game};
+use crate::object::ObjId;
+use crate::zone::{Position, ZoneKind};
+
+impl Game {
+    /// The player draws `n` cards, one at a time (CR 121.2). Drawing from an empty library is
+    /// allowed: it marks the player, who loses when state-based actions are next performed
+    /// (CR 121.4, 704.5b). Returns the drawn cards' ids in hand.
+    pub fn draw(&mut self, player: usize, n: i64) -> Result<Vec<ObjId>> {
+        self.ensure_idle()?;
+        let p = self.check_live_player(player)?;
+        let n = check_count(n, "number of cards to draw")?;
+        let mut drawn = Vec::with_capacity(n as usize);
+        for _ in 0..n {
+            drawn.extend(self.draw_one(p));
+        }
+        self.check_state_based_actions();
+        Ok(drawn)
+    }
+
+    /// One draw; `None` when the library was empty.
+    pub(crate) fn draw_one(&mut self, p: u8) -> Option<ObjId> {
+        match self.players[p as usize].library.pop() {
+            Some(slot) => {
+                let card = self.place(slot, ZoneKind::Hand, Position::Top);
+                self.log.push_with(|| Event::Drew { player: p, card });
+                Some(card)
+            }
+            None => {
+                self.players[p as usize].drew_from_empty = true;
+                self.log.push_with(|| Event::DrewFromEmptyLibrary { player: p });
+                None
+            }
+        }
+    }
+}

@@ -1,0 +1,75 @@
+//! Milling (CR 701.17).
+
+use crate::error::{Error, Result};
+use crate::event::Event;
+use crate::game::{check_count, Game};
+use crate::object::ObjId;
+use crate::zone::{Position, ZoneKind};
+
+impl Game {
+    /// The player mills `n` cards: as many as possible when the library is shorter
+    /// (CR 701.17b). Returns the milled cards as the new objects in the graveyard, in the order
+    /// they were in the library (top first); cards milled together keep that order, the former
+    /// top card lowest in the graveyard.
+    pub fn mill(&mut self, player: usize, n: i64) -> Result<Vec<ObjId>> {
+        self.ensure_idle()?;
+        let p = self.check_live_player(player)?;
+        let n = check_count(n, "number of cards to mill")?;
+        let milled = self.mill_cards(p, n);
+        self.check_state_based_actions();
+        Ok(milled)
+    }
+
+    /// Each listed player mills `n` cards at the same time ("each player mills", "each opponent
+    /// mills"). Results are in the order the players were given.
+    pub fn mill_each(&mut self, players: &[usize], n: i64) -> Result<Vec<Vec<ObjId>>> {
+        self.ensure_idle()?;
+        let order = self.check_player_set(players)?;
+        let n = check_count(n, "number of cards to mill")?;
+        let mut by_player: Vec<(u8, Vec<ObjId>)> = order.iter().map(|&p| (p, self.mill_cards(p, n))).collect();
+        self.check_state_based_actions();
+        Ok(players
+            .iter()
+            .map(|&p| {
+                let i = by_player.iter().position(|(q, _)| *q as usize == p).expect("validated above");
+                std::mem::take(&mut by_player[i].1)
+            })
+            .collect())
+    }
+
+    /// Each opponent of `player` mills `n` cards (what Fractured Sanity does).
+    pub fn mill_opponents(&mut self, player: usize, n: i64) -> Result<Vec<Vec<ObjId>>> {
+        let p = self.check_live_player(player)?;
+        let opponents: Vec<usize> = self.opponents_of(p).into_iter().map(usize::from).collect();
+        self.mill_each(&opponents, n)
+    }
+
+    /// Mills `n` cards as a cost: a cost can't be paid with fewer cards in the library
+    /// (CR 701.17b), and then nothing happens.
+    pub fn pay_mill_cost(&mut self, player: usize, n: i64) -> Result<Vec<ObjId>> {
+        self.ensure_idle()?;
+        let p = self.check_live_player(player)?;
+        let n = check_count(n, "number of cards to mill")?;
+        let have = self.players[p as usize].library.len();
+        if have < n as usize {
+            return Err(Error::CannotPay(format!("player {p} can't mill {n} card(s) with {have} in their library (CR 701.17b)")));
+        }
+        let milled = self.mill_cards(p, n);
+        self.check_state_based_actions();
+        Ok(milled)
+    }
+
+    /// The move itself: the top `min(n, library)` cards to the graveyard, one event.
+    pub(crate) fn mill_cards(&mut self, p: u8, n: u32) -> Vec<ObjId> {
+        let k = (n as usize).min(self.players[p as usize].library.len());
+        let mut milled = Vec::with_capacity(k);
+        for _ in 0..k {
+            let slot = self.players[p as usize].library.pop().expect("k is at most the library size");
+            milled.push(self.place(slot, ZoneKind::Graveyard, Position::Top));
+        }
+        if self.log.recording && k > 0 {
+            self.log.events.push(Event::Milled { player: p, cards: milled.clone() });
+        }
+        milled
+    }
+}

@@ -1,0 +1,47 @@
+//! Moving an object from one zone to another (CR 400.7: it becomes a new object).
+
+use crate::error::{illegal, Result};
+use crate::event::Event;
+use crate::game::Game;
+use crate::object::ObjId;
+use crate::zone::{Position, ZoneKind};
+
+/// How a card enters the battlefield.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Entering {
+    pub tapped: bool,
+    /// Who controls it; its owner if `None`.
+    pub controller: Option<usize>,
+}
+
+impl Game {
+    /// Moves an object to a zone (its owner's, for library, hand, graveyard and outside the
+    /// game), at the top or bottom. Putting a land onto the battlefield this way is not playing
+    /// it. Returns the new object's id.
+    pub fn move_object(&mut self, id: ObjId, to: ZoneKind, pos: Position, entering: Entering) -> Result<ObjId> {
+        self.ensure_idle()?;
+        let slot = self.slot_of(id)?;
+        if to == ZoneKind::Stack {
+            return Err(illegal("objects get onto the stack by being cast, not moved"));
+        }
+        let controller = match entering.controller {
+            Some(c) if to == ZoneKind::Battlefield => Some(self.check_live_player(c)?),
+            Some(_) => return Err(illegal("only a permanent entering the battlefield gets a controller")),
+            None => None,
+        };
+        if entering.tapped && to != ZoneKind::Battlefield {
+            return Err(illegal("only a permanent entering the battlefield can enter tapped"));
+        }
+        let from = self.objects[slot as usize].zone;
+        let card = self.move_slot(slot, to, pos);
+        let o = &mut self.objects[slot as usize];
+        o.tapped = entering.tapped;
+        if let Some(c) = controller {
+            o.controller = c;
+        }
+        let to_zone = o.zone;
+        self.log.push_with(|| Event::Moved { from_id: id, card, from, to: to_zone });
+        self.check_state_based_actions();
+        Ok(card)
+    }
+}

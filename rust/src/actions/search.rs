@@ -1,0 +1,153 @@
+//! Searching a library (CR 701.23), with the reveal and shuffle that usually follow — what
+//! tutors and typecycling do.
+
+use serde::{Deserialize, Serialize};
+
+use crate::decision::{Answer, Choice, Decision, Purpose};
+use crate::error::{invalid, Result};
+use crate::event::Event;
+use crate::filter::CardFilter;
+use crate::game::{check_count, Game, Progress};
+use crate::object::ObjId;
+use crate::process::{Frame, Step};
+use crate::zone::{Position, ZoneKind};
+
+/// Where found cards go.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Destination {
+    Hand,
+    Battlefield { tapped: bool },
+    Graveyard,
+    Exile,
+    /// On top of the library after the shuffle (CR 701.24b: found cards are not shuffled).
+    LibraryTop,
+}
+
+/// What a search instruction says.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SearchSpec {
+    pub filter: CardFilter,
+    /// "up to N" / "a card" (1).
+    pub max: u32,
+    pub to: Destination,
+    /// Reveal the found cards (CR 701.23e: not revealed unless the effect says so).
+    pub reveal: bool,
+    /// Shuffle the library afterwards.
+    pub shuffle: bool,
+    /// "You may search": the player first chooses whether to search at all (CR 701.23g).
+    pub optional: bool,
+}
+
+impl SearchSpec {
+    /// Search for one card matching `filter`, put it into hand, reveal it, shuffle: typecycling.
+    pub fn to_hand(filter: CardFilter, reveal: bool) -> SearchSpec {
+        SearchSpec { filter, max: 1, to: Destination::Hand, reveal, shuffle: true, optional: false }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+enum Stage {
+    Start,
+    AskedWhetherToSearch,
+    AskedWhichCards,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct SearchProc {
+    searcher: u8,
+    library: u8,
+    spec: SearchSpec,
+    stage: Stage,
+}
+
+impl Game {
+    /// `player` searches `library_owner`'s library as `spec` says. Finding is a decision of
+    /// the searcher: a card with a stated quality may go unfound even when present
+    /// (CR 701.23b); "a card" with no quality must be found if the library has one (701.23d).
+    /// The result is the found cards' ids where they ended up.
+    pub fn search(&mut self, player: usize, library_owner: usize, spec: SearchSpec) -> Result<Progress> {
+        self.ensure_idle()?;
+        let searcher = self.check_live_player(player)?;
+        let library = self.check_live_player(library_owner)?;
+        check_count(spec.max as i64, "number of cards to find")?;
+        if spec.max == 0 {
+            return Err(invalid("a search must look for at least one card"));
+        }
+        self.perform(Frame::Search(SearchProc { searcher, library, spec, stage: Stage::Start }))
+    }
+}
+
+impl SearchProc {
+    pub(crate) fn step(mut self, g: &mut Game) -> Step {
+        match self.stage {
+            Stage::Start if self.spec.optional => {
+                self.stage = Stage::AskedWhetherToSearch;
+                let d = Decision { player: self.searcher, purpose: Purpose::MaySearch, choice: Choice::YesNo };
+                Step::Ask(Frame::Search(self), d)
+            }
+            Stage::AskedWhetherToSearch => {
+                let Answer::YesNo { yes } = g.take_answer() else { unreachable!("validated against a yes/no decision") };
+                if !yes {
+                    return Step::Done;
+                }
+                self.ask_which(g)
+            }
+            Stage::Start => self.ask_which(g),
+            Stage::AskedWhichCards => {
+                let Answer::Cards { cards } = g.take_answer() else { unreachable!("validated against a Cards decision") };
+                self.finish(g, cards);
+                Step::Done
+            }
+        }
+    }
+
+    fn ask_which(mut self, g: &mut Game) -> Step {
+        let lib = &g.players[self.library as usize].library;
+        let options: Vec<ObjId> = lib.iter().rev().filter(|&&s| self.spec.filter.matches(g.def_of_slot(s))).map(|&s| g.id_of(s)).collect();
+        let max = self.spec.max.min(options.len() as u32);
+        let min = if self.spec.filter.is_any() { max } else { 0 };
+        self.stage = Stage::AskedWhichCards;
+        let d = Decision { player: self.searcher, purpose: Purpose::Search, choice: Choice::Cards { options, min, max } };
+        Step::Ask(Frame::Search(self), d)
+    }
+
+    fn finish(self, g: &mut Game, found: Vec<ObjId>) {
+        let (searcher, owner) = (self.searcher, self.library);
+        g.log.push_with(|| Event::Searched { player: searcher, library: owner, found: found.clone() });
+        if self.spec.reveal && !found.is_empty() {
+            g.log.push_with(|| Event::Revealed { player: searcher, cards: found.clone() });
+        }
+        let slots: Vec<u32> = found.iter().map(|c| c.slot()).collect();
+        let to = match self.spec.to {
+            Destination::LibraryTop => {
+                // CR 701.24b: shuffle everything else, then the found cards go on top, the
+                // first found on the very top. They stay in the library: same objects.
+                g.players[owner as usize].library.retain(|s| !slots.contains(s));
+                if self.spec.shuffle {
+                    g.shuffle_library(owner);
+                }
+                g.players[owner as usize].library.extend(slots.iter().rev());
+                g.output.extend_from_slice(&found);
+                return;
+            }
+            Destination::Hand => ZoneKind::Hand,
+            Destination::Battlefield { .. } => ZoneKind::Battlefield,
+            Destination::Graveyard => ZoneKind::Graveyard,
+            Destination::Exile => ZoneKind::Exile,
+        };
+        for (&slot, &from_id) in slots.iter().zip(&found) {
+            let from = g.objects[slot as usize].zone;
+            let card = g.move_slot(slot, to, Position::Top);
+            if let Destination::Battlefield { tapped } = self.spec.to {
+                g.objects[slot as usize].tapped = tapped;
+            }
+            let to_zone = g.objects[slot as usize].zone;
+            g.log.push_with(|| Event::Moved { from_id, card, from, to: to_zone });
+            g.output.push(card);
+        }
+        if self.spec.shuffle {
+            g.shuffle_library(owner);
+        }
+    }
+}

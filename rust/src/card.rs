@@ -1,0 +1,336 @@
+//! Card definitions: the printed characteristics of a card (CR 109.3, 200–208) and the database
+//! of known cards. Definitions are shared (`Arc`), never copied per object or per game clone.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::mana::{ColorSet, ManaCost};
+
+macro_rules! word_set {
+    ($(#[$doc:meta])* $set:ident, $kind:ident { $($variant:ident = $word:literal),* $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        pub enum $kind { $($variant),* }
+
+        impl $kind {
+            pub const ALL: &'static [$kind] = &[$($kind::$variant),*];
+            pub fn word(self) -> &'static str {
+                match self { $($kind::$variant => $word),* }
+            }
+            pub fn from_word(w: &str) -> Option<$kind> {
+                $(if w.eq_ignore_ascii_case($word) { return Some($kind::$variant); })*
+                None
+            }
+        }
+
+        #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        pub struct $set(u16);
+
+        impl $set {
+            pub fn insert(&mut self, t: $kind) { self.0 |= 1 << (t as u16); }
+            pub fn contains(self, t: $kind) -> bool { self.0 & (1 << (t as u16)) != 0 }
+            pub fn contains_all(self, other: $set) -> bool { self.0 & other.0 == other.0 }
+            pub fn intersects(self, other: $set) -> bool { self.0 & other.0 != 0 }
+            pub fn is_empty(self) -> bool { self.0 == 0 }
+            pub fn iter(self) -> impl Iterator<Item = $kind> {
+                $kind::ALL.iter().copied().filter(move |t| self.contains(*t))
+            }
+        }
+    };
+}
+
+word_set!(
+    /// Card types (CR 205.2a).
+    TypeSet, CardType {
+        Artifact = "Artifact", Battle = "Battle", Creature = "Creature", Enchantment = "Enchantment",
+        Instant = "Instant", Kindred = "Kindred", Land = "Land", Planeswalker = "Planeswalker",
+        Sorcery = "Sorcery",
+    }
+);
+
+word_set!(
+    /// Supertypes (CR 205.4a).
+    SupertypeSet, Supertype {
+        Basic = "Basic", Legendary = "Legendary", Ongoing = "Ongoing", Snow = "Snow", World = "World",
+    }
+);
+
+/// The printed characteristics of one card.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "CardRecord", into = "CardRecord")]
+pub struct CardDef {
+    pub name: Box<str>,
+    pub mana_cost: ManaCost,
+    pub colors: ColorSet,
+    pub types: TypeSet,
+    pub supertypes: SupertypeSet,
+    pub subtypes: Box<[Box<str>]>,
+    /// Printed power and toughness as text (`"2"`, `"*"`, `"1+*"`); `None` for non-creatures.
+    pub power: Option<Box<str>>,
+    pub toughness: Option<Box<str>>,
+    pub loyalty: Option<Box<str>>,
+    pub type_line: Box<str>,
+    pub text: Box<str>,
+}
+
+/// The on-disk shape of a card: the fields of common public card data (`card_pool.json`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CardRecord {
+    pub name: String,
+    #[serde(default)]
+    pub mana_cost: String,
+    pub type_line: String,
+    #[serde(default)]
+    pub oracle_text: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub power: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub toughness: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loyalty: Option<String>,
+}
+
+impl TryFrom<CardRecord> for CardDef {
+    type Error = Error;
+    fn try_from(r: CardRecord) -> Result<CardDef> {
+        CardDef::from_record(r)
+    }
+}
+
+impl From<CardDef> for CardRecord {
+    fn from(d: CardDef) -> CardRecord {
+        CardRecord {
+            name: d.name.into(),
+            mana_cost: d.mana_cost.to_string(),
+            type_line: d.type_line.into(),
+            oracle_text: d.text.into(),
+            power: d.power.map(Into::into),
+            toughness: d.toughness.map(Into::into),
+            loyalty: d.loyalty.map(Into::into),
+        }
+    }
+}
+
+impl CardDef {
+    /// Validates a record: the cost must parse, the type line must name at least one card type,
+    /// and power/toughness go together.
+    pub fn from_record(r: CardRecord) -> Result<CardDef> {
+        let name = r.name.trim().to_string();
+        let err = |field: &str, reason: String| Error::InvalidCard { card: name.clone(), field: field.into(), reason };
+        if name.is_empty() {
+            return Err(err("name", "is empty".into()));
+        }
+        let mana_cost = ManaCost::parse(&r.mana_cost).map_err(|e| err("mana_cost", e.to_string()))?;
+        let (types, supertypes, subtypes) = parse_type_line(&r.type_line).map_err(|e| err("type_line", e))?;
+        if r.power.is_some() != r.toughness.is_some() {
+            return Err(err("power", "power and toughness must both be given or both be absent".into()));
+        }
+        Ok(CardDef {
+            colors: mana_cost.colors(),
+            mana_cost,
+            types,
+            supertypes,
+            subtypes: subtypes.into_iter().map(Into::into).collect(),
+            power: r.power.map(Into::into),
+            toughness: r.toughness.map(Into::into),
+            loyalty: r.loyalty.map(Into::into),
+            type_line: r.type_line.trim().into(),
+            text: r.oracle_text.into(),
+            name: name.into(),
+        })
+    }
+
+    pub fn mana_value(&self) -> u32 {
+        self.mana_cost.mana_value()
+    }
+
+    pub fn is(&self, t: CardType) -> bool {
+        self.types.contains(t)
+    }
+
+    pub fn has_subtype(&self, s: &str) -> bool {
+        self.subtypes.iter().any(|x| x.eq_ignore_ascii_case(s))
+    }
+}
+
+impl fmt::Display for CardDef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.name)?;
+        if !self.mana_cost.is_empty() {
+            write!(f, " {}", self.mana_cost)?;
+        }
+        write!(f, " ({})", self.type_line)
+    }
+}
+
+/// Splits "Legendary Creature — Human Wizard" into supertypes, card types and subtypes (CR 205).
+fn parse_type_line(line: &str) -> std::result::Result<(TypeSet, SupertypeSet, Vec<String>), String> {
+    let line = line.replace(" - ", " — ");
+    let (left, right) = match line.split_once('—') {
+        Some((l, r)) => (l, r),
+        None => (line.as_str(), ""),
+    };
+    let mut types = TypeSet::default();
+    let mut supertypes = SupertypeSet::default();
+    for word in left.split_whitespace() {
+        if let Some(t) = CardType::from_word(word) {
+            types.insert(t);
+        } else if let Some(s) = Supertype::from_word(word) {
+            supertypes.insert(s);
+        } else if word.eq_ignore_ascii_case("Tribal") {
+            types.insert(CardType::Kindred); // the obsolete name (CR 308)
+        } else {
+            return Err(format!("{word:?} is not a card type or supertype"));
+        }
+    }
+    if types.is_empty() {
+        return Err(format!("{line:?} names no card type"));
+    }
+    Ok((types, supertypes, right.split_whitespace().map(str::to_string).collect()))
+}
+
+/// A set of card definitions by name: the built-in cards, plus any a user adds.
+#[derive(Clone, Debug, Default)]
+pub struct CardDb {
+    by_name: HashMap<Box<str>, Arc<CardDef>>,
+    order: Vec<Arc<CardDef>>,
+}
+
+/// The built-in card data, shipped in the crate (`rust/data/cards.json`).
+const BUILTIN_JSON: &str = include_str!("../data/cards.json");
+
+#[derive(Deserialize)]
+struct CardFile {
+    format: String,
+    version: u32,
+    cards: Vec<serde_json::Value>,
+}
+
+impl CardDb {
+    /// The cards that ship with the engine, parsed and validated once per process.
+    pub fn builtin() -> &'static CardDb {
+        static DB: OnceLock<CardDb> = OnceLock::new();
+        DB.get_or_init(|| CardDb::from_json(BUILTIN_JSON).expect("built-in card data is valid (tested)"))
+    }
+
+    /// Loads a card file: `{"format": "mtgsim-cards", "version": 1, "cards": [...]}`.
+    pub fn from_json(text: &str) -> Result<CardDb> {
+        let file: CardFile = serde_json::from_str(text).map_err(|e| Error::InvalidCard {
+            card: "<file>".into(),
+            field: "<document>".into(),
+            reason: e.to_string(),
+        })?;
+        if file.format != "mtgsim-cards" || file.version != 1 {
+            return Err(Error::InvalidCard {
+                card: "<file>".into(),
+                field: "format".into(),
+                reason: format!("expected format \"mtgsim-cards\" version 1, got {:?} version {}", file.format, file.version),
+            });
+        }
+        let mut db = CardDb::default();
+        for value in file.cards {
+            let label = value.get("name").and_then(|n| n.as_str()).unwrap_or("<unnamed>").to_string();
+            let record: CardRecord = serde_json::from_value(value).map_err(|e| Error::InvalidCard {
+                card: label.clone(),
+                field: "<record>".into(),
+                reason: e.to_string(),
+            })?;
+            db.insert(CardDef::from_record(record)?)?;
+        }
+        Ok(db)
+    }
+
+    /// Adds a definition; a second card with the same name is an error.
+    pub fn insert(&mut self, def: CardDef) -> Result<Arc<CardDef>> {
+        if self.by_name.contains_key(&def.name) {
+            return Err(Error::InvalidCard { card: def.name.to_string(), field: "name".into(), reason: "a card with this name is already defined".into() });
+        }
+        let def = Arc::new(def);
+        self.by_name.insert(def.name.clone(), def.clone());
+        self.order.push(def.clone());
+        Ok(def)
+    }
+
+    /// The definition with this exact name, or an error that suggests a near match.
+    pub fn get(&self, name: &str) -> Result<&Arc<CardDef>> {
+        if let Some(d) = self.by_name.get(name) {
+            return Ok(d);
+        }
+        let folded = name.trim().to_lowercase();
+        let hint = self
+            .order
+            .iter()
+            .find(|d| d.name.to_lowercase() == folded)
+            .map(|d| format!("; did you mean {:?}?", d.name))
+            .unwrap_or_default();
+        Err(Error::UnknownCard { name: name.to_string(), hint })
+    }
+
+    pub fn contains(&self, name: &str) -> bool {
+        self.by_name.contains_key(name)
+    }
+
+    /// All definitions, in the order they were added.
+    pub fn iter(&self) -> impl Iterator<Item = &Arc<CardDef>> {
+        self.order.iter()
+    }
+
+    pub fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.order.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_cards_load() {
+        let db = CardDb::builtin();
+        assert!(db.len() >= 63);
+        let leech = db.get("Monstrous War-Leech").unwrap();
+        assert_eq!(leech.mana_value(), 4);
+        assert!(leech.is(CardType::Creature) && leech.has_subtype("Leech"));
+        let island = db.get("Island").unwrap();
+        assert!(island.supertypes.contains(Supertype::Basic) && island.has_subtype("Island"));
+        assert_eq!(island.mana_value(), 0);
+    }
+
+    #[test]
+    fn unknown_card_suggests_case_fix() {
+        match CardDb::builtin().get("island") {
+            Err(Error::UnknownCard { hint, .. }) => assert!(hint.contains("Island")),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn invalid_records_name_card_and_field() {
+        let rec = |cost: &str, line: &str| CardRecord {
+            name: "Bad".into(),
+            mana_cost: cost.into(),
+            type_line: line.into(),
+            oracle_text: String::new(),
+            power: None,
+            toughness: None,
+            loyalty: None,
+        };
+        match CardDef::from_record(rec("{Q}", "Instant")) {
+            Err(Error::InvalidCard { card, field, .. }) => assert_eq!((card.as_str(), field.as_str()), ("Bad", "mana_cost")),
+            other => panic!("{other:?}"),
+        }
+        match CardDef::from_record(rec("{1}", "Goblin")) {
+            Err(Error::InvalidCard { field, .. }) => assert_eq!(field, "type_line"),
+            other => panic!("{other:?}"),
+        }
+    }
+}

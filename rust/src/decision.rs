@@ -1,0 +1,192 @@
+//! Decisions (GUIDE §4): when the rules give a player a choice, the game stops with a pending
+//! decision that says who decides, what kind of choice it is and the legal options, and goes on
+//! when it is answered. A decision with exactly one legal answer is not asked.
+
+use std::collections::HashSet;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::object::ObjId;
+
+/// What the choice is for; part of the prompt, and lets policies play sensibly.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Purpose {
+    /// Choose cards of `player`'s hand to discard (CR 701.9b).
+    Discard { player: u8 },
+    /// Choose cards found by a search (CR 701.23).
+    Search,
+    /// Whether to search at all ("you may search", CR 701.23g).
+    MaySearch,
+    /// Put the looked-at cards on top or bottom (CR 701.22a).
+    Scry,
+}
+
+impl Purpose {
+    pub fn name(self) -> &'static str {
+        match self {
+            Purpose::Discard { .. } => "discard",
+            Purpose::Search => "search",
+            Purpose::MaySearch => "may_search",
+            Purpose::Scry => "scry",
+        }
+    }
+}
+
+/// The shape of the choice and its legal options.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Choice {
+    /// Choose between `min` and `max` distinct cards from `options`; order matters where the
+    /// cards go to an ordered zone together.
+    Cards { options: Vec<ObjId>, min: u32, max: u32 },
+    /// Split `cards` (top of the library first) into a top pile and a bottom pile, each in the
+    /// order given, top first.
+    Scry { cards: Vec<ObjId> },
+    YesNo,
+}
+
+/// A pending choice.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Decision {
+    pub player: u8,
+    pub purpose: Purpose,
+    pub choice: Choice,
+}
+
+/// An answer to a decision.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Answer {
+    Cards { cards: Vec<ObjId> },
+    Scry { top: Vec<ObjId>, bottom: Vec<ObjId> },
+    YesNo { yes: bool },
+}
+
+impl Decision {
+    pub fn kind(&self) -> &'static str {
+        match self.choice {
+            Choice::Cards { .. } => "choose_cards",
+            Choice::Scry { .. } => "scry",
+            Choice::YesNo => "yes_no",
+        }
+    }
+
+    /// Checks an answer against the legal options; `Ok` means it can be applied as is.
+    pub fn validate(&self, answer: &Answer) -> Result<()> {
+        let bad = |reason: String| Error::InvalidAnswer { decision: self.to_string(), reason };
+        match (&self.choice, answer) {
+            (Choice::Cards { options, min, max }, Answer::Cards { cards }) => {
+                let n = cards.len() as u32;
+                if n < *min || n > *max {
+                    let range = if min == max { format!("exactly {min}") } else { format!("between {min} and {max}") };
+                    return Err(bad(format!("chose {n} card(s), must choose {range}")));
+                }
+                let mut seen = HashSet::with_capacity(cards.len());
+                for c in cards {
+                    if !options.contains(c) {
+                        return Err(bad(format!("{} is not one of the options {:?}", c.0, ids(options))));
+                    }
+                    if !seen.insert(*c) {
+                        return Err(bad(format!("{} is chosen twice", c.0)));
+                    }
+                }
+                Ok(())
+            }
+            (Choice::Scry { cards }, Answer::Scry { top, bottom }) => {
+                let mut given: Vec<ObjId> = top.iter().chain(bottom).copied().collect();
+                let mut expected = cards.clone();
+                given.sort_unstable();
+                expected.sort_unstable();
+                if given != expected {
+                    return Err(bad(format!(
+                        "top and bottom together must hold each of {:?} exactly once, got top {:?} bottom {:?}",
+                        ids(cards),
+                        ids(top),
+                        ids(bottom)
+                    )));
+                }
+                Ok(())
+            }
+            (Choice::YesNo, Answer::YesNo { .. }) => Ok(()),
+            _ => Err(bad(format!("expected an answer of kind {}, got {}", self.kind(), answer.kind()))),
+        }
+    }
+
+    /// The only legal answer, when there is exactly one (such decisions are not asked).
+    pub fn forced_answer(&self) -> Option<Answer> {
+        match &self.choice {
+            // Nothing to choose, or everything must be chosen (graveyard order of cards that
+            // arrive together is not asked, see `Game::move_all`).
+            Choice::Cards { options, min, .. } if *min as usize >= options.len() => Some(Answer::Cards { cards: options.clone() }),
+            Choice::Cards { max: 0, .. } => Some(Answer::Cards { cards: Vec::new() }),
+            Choice::Scry { cards } if cards.is_empty() => Some(Answer::Scry { top: Vec::new(), bottom: Vec::new() }),
+            _ => None,
+        }
+    }
+}
+
+impl Answer {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Answer::Cards { .. } => "choose_cards",
+            Answer::Scry { .. } => "scry",
+            Answer::YesNo { .. } => "yes_no",
+        }
+    }
+}
+
+fn ids(v: &[ObjId]) -> Vec<u64> {
+    v.iter().map(|o| o.0).collect()
+}
+
+impl fmt::Display for Decision {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "player {} ", self.player)?;
+        match (&self.choice, self.purpose) {
+            (Choice::Cards { min, max, .. }, p) => {
+                let n = if min == max { min.to_string() } else { format!("{min} to {max}") };
+                let what = match p {
+                    Purpose::Discard { player } if player == self.player => "to discard".to_string(),
+                    Purpose::Discard { player } => format!("for player {player} to discard"),
+                    Purpose::Search => "to find".to_string(),
+                    _ => format!("for {}", p.name()),
+                };
+                write!(f, "chooses {n} card(s) {what}")
+            }
+            (Choice::Scry { cards }, _) => write!(f, "scries: puts {} card(s) on top or bottom", cards.len()),
+            (Choice::YesNo, Purpose::MaySearch) => f.write_str("chooses whether to search"),
+            (Choice::YesNo, p) => write!(f, "answers yes or no ({})", p.name()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cards(v: &[u64]) -> Vec<ObjId> {
+        v.iter().map(|&x| ObjId(x)).collect()
+    }
+
+    #[test]
+    fn card_answers_are_checked() {
+        let d = Decision { player: 0, purpose: Purpose::Discard { player: 0 }, choice: Choice::Cards { options: cards(&[1, 2, 3]), min: 2, max: 2 } };
+        assert!(d.validate(&Answer::Cards { cards: cards(&[1, 3]) }).is_ok());
+        assert!(d.validate(&Answer::Cards { cards: cards(&[1]) }).is_err());
+        assert!(d.validate(&Answer::Cards { cards: cards(&[1, 1]) }).is_err());
+        assert!(d.validate(&Answer::Cards { cards: cards(&[1, 9]) }).is_err());
+        assert!(d.validate(&Answer::YesNo { yes: true }).is_err());
+    }
+
+    #[test]
+    fn scry_answers_are_a_partition() {
+        let d = Decision { player: 1, purpose: Purpose::Scry, choice: Choice::Scry { cards: cards(&[5, 6]) } };
+        assert!(d.validate(&Answer::Scry { top: cards(&[6]), bottom: cards(&[5]) }).is_ok());
+        assert!(d.validate(&Answer::Scry { top: cards(&[6, 5]), bottom: vec![] }).is_ok());
+        assert!(d.validate(&Answer::Scry { top: cards(&[6]), bottom: vec![] }).is_err());
+        assert!(d.validate(&Answer::Scry { top: cards(&[6, 5]), bottom: cards(&[5]) }).is_err());
+    }
+}

@@ -1,0 +1,133 @@
+//! Card descriptions used by searches ("a basic land card", "an Island card", "an instant or
+//! sorcery card", "a Wizard card", "a card"). A description with no stated quality is "a card"
+//! (CR 701.23d: must be found); any stated quality may go unfound (CR 701.23b).
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::card::{CardDef, CardType, Supertype, SupertypeSet, TypeSet};
+use crate::error::{invalid, Result};
+
+/// One conjunction of qualities.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Quality {
+    pub types: TypeSet,
+    pub not_types: TypeSet,
+    pub supertypes: SupertypeSet,
+    pub subtypes: Vec<Box<str>>,
+    pub name: Option<Box<str>>,
+}
+
+impl Quality {
+    fn is_empty(&self) -> bool {
+        self.types.is_empty() && self.not_types.is_empty() && self.supertypes.is_empty() && self.subtypes.is_empty() && self.name.is_none()
+    }
+
+    fn matches(&self, c: &CardDef) -> bool {
+        c.types.contains_all(self.types)
+            && !c.types.intersects(self.not_types)
+            && c.supertypes.contains_all(self.supertypes)
+            && self.subtypes.iter().all(|s| c.has_subtype(s))
+            && self.name.as_deref().is_none_or(|n| *c.name == *n)
+    }
+}
+
+/// A description: any one of the alternatives ("instant or sorcery").
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CardFilter {
+    pub any_of: Vec<Quality>,
+    text: String,
+}
+
+impl CardFilter {
+    /// Parses a description. Words are card types ("land"), "non" + card type ("nonland"),
+    /// supertypes ("basic") or subtypes ("Island", "Wizard"); " or " separates alternatives;
+    /// "card(s)" is noise; `name=Exact Name` matches one name.
+    pub fn parse(text: &str) -> Result<CardFilter> {
+        let trimmed = text.trim();
+        if trimmed.is_empty() {
+            return Err(invalid("empty card description (use \"card\" for any card)"));
+        }
+        let mut any_of = Vec::new();
+        if let Some(name) = trimmed.strip_prefix("name=") {
+            let name = name.trim();
+            if name.is_empty() {
+                return Err(invalid("name= needs a card name"));
+            }
+            any_of.push(Quality { name: Some(name.into()), ..Quality::default() });
+        } else {
+            for alt in trimmed.split(" or ") {
+                let mut q = Quality::default();
+                for word in alt.split_whitespace() {
+                    let w = word.trim_end_matches(',');
+                    if w.eq_ignore_ascii_case("card") || w.eq_ignore_ascii_case("cards") || w.eq_ignore_ascii_case("a") || w.eq_ignore_ascii_case("an") {
+                        continue;
+                    }
+                    if let Some(t) = CardType::from_word(w) {
+                        q.types.insert(t);
+                    } else if let Some(t) = w.strip_prefix("non").and_then(|r| CardType::from_word(r.trim_start_matches('-'))) {
+                        q.not_types.insert(t);
+                    } else if let Some(s) = Supertype::from_word(w) {
+                        q.supertypes.insert(s);
+                    } else if w.chars().next().is_some_and(|c| c.is_ascii_uppercase()) && w.chars().all(|c| c.is_alphabetic() || c == '-' || c == '\'') {
+                        q.subtypes.push(w.into());
+                    } else {
+                        return Err(invalid(format!("{w:?} in card description {text:?} is not a card type, supertype or capitalised subtype")));
+                    }
+                }
+                any_of.push(q);
+            }
+        }
+        if any_of.iter().any(Quality::is_empty) {
+            any_of.clear(); // "a card": no stated quality
+        }
+        Ok(CardFilter { any_of, text: trimmed.to_string() })
+    }
+
+    /// Any card at all.
+    pub fn any() -> CardFilter {
+        CardFilter { any_of: Vec::new(), text: "card".into() }
+    }
+
+    /// True for "a card" with no stated quality.
+    pub fn is_any(&self) -> bool {
+        self.any_of.is_empty()
+    }
+
+    pub fn matches(&self, c: &CardDef) -> bool {
+        self.is_any() || self.any_of.iter().any(|q| q.matches(c))
+    }
+}
+
+impl fmt::Display for CardFilter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::CardDb;
+
+    fn m(filter: &str, card: &str) -> bool {
+        CardFilter::parse(filter).unwrap().matches(CardDb::builtin().get(card).unwrap())
+    }
+
+    #[test]
+    fn descriptions() {
+        assert!(m("basic land", "Island"));
+        assert!(!m("basic land", "Ash Barrens"));
+        assert!(m("Island", "Island") && !m("Island", "Swamp"));
+        assert!(m("instant or sorcery", "Lightning Bolt") && m("instant or sorcery card", "Demonic Tutor"));
+        assert!(!m("instant or sorcery", "Grizzly Bears"));
+        assert!(m("Wizard", "Vedalken AEthermage"));
+        assert!(m("creature", "Monstrous War-Leech"));
+        assert!(m("nonland", "Counterspell") && !m("nonland", "Forest"));
+        assert!(m("name=Counterspell", "Counterspell"));
+        assert!(CardFilter::parse("card").unwrap().is_any());
+        assert!(CardFilter::parse("lands?").is_err());
+        assert!(CardFilter::parse("  ").is_err());
+    }
+}

@@ -1,0 +1,658 @@
+//! The game state: players, zones, the object table, the generator, answering arrangements,
+//! the pending decision and the event log — one plain struct, cheap to clone (card definitions
+//! are shared) and serialisable.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::card::{CardDb, CardDef};
+use crate::counters::{validate_kind, Counters};
+use crate::decision::{Answer, Decision};
+use crate::error::{illegal, invalid, Error, Result};
+use crate::event::{Event, EventLog, LossReason};
+use crate::object::{ObjId, Object};
+use crate::policy::{Policy, Seat};
+use crate::process::Frame;
+use crate::rng::{derive_seed, Rng};
+use crate::zone::{Position, Zone, ZoneKind};
+
+/// The most players a game may have.
+pub const MAX_PLAYERS: usize = 16;
+/// The largest count any single action accepts (cards, life, counters); larger is a mistake.
+pub const MAX_COUNT: i64 = 1_000_000;
+
+/// One player's state. Piles are stored bottom first, so the top card is the last element.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerState {
+    pub life: i32,
+    pub counters: Counters,
+    pub library: Vec<u32>,
+    pub hand: Vec<u32>,
+    pub graveyard: Vec<u32>,
+    pub outside: Vec<u32>,
+    /// Set by a draw from an empty library, until state-based actions look (CR 704.5b).
+    pub drew_from_empty: bool,
+    pub lost: Option<LossReason>,
+}
+
+impl PlayerState {
+    fn new(life: i32) -> PlayerState {
+        PlayerState {
+            life,
+            counters: Counters::default(),
+            library: Vec::new(),
+            hand: Vec::new(),
+            graveyard: Vec::new(),
+            outside: Vec::new(),
+            drew_from_empty: false,
+            lost: None,
+        }
+    }
+}
+
+/// How the game ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The winner, or nobody when the game is a draw (CR 104.4a).
+    pub winners: Vec<u8>,
+    /// Every player who lost, with the reason, in the order they lost.
+    pub losers: Vec<(u8, LossReason)>,
+}
+
+/// The result of an action that may stop for a decision.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// Finished; the objects the action produced or found (new ids).
+    Done(Vec<ObjId>),
+    /// Stopped at a decision no built-in policy or script answers: see [`Game::pending`].
+    Paused,
+}
+
+/// Options for [`Game::from_decks`].
+#[derive(Clone, Debug)]
+pub struct Setup {
+    pub starting_life: i32,
+    pub hand_size: u32,
+}
+
+impl Default for Setup {
+    fn default() -> Self {
+        Setup { starting_life: 20, hand_size: 7 }
+    }
+}
+
+/// A game of Magic.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Game {
+    /// The definitions this game's objects use; shared between clones.
+    pub(crate) defs: Arc<Vec<Arc<CardDef>>>,
+    pub(crate) objects: Vec<Object>,
+    pub(crate) players: Vec<PlayerState>,
+    pub(crate) battlefield: Vec<u32>,
+    pub(crate) stack: Vec<u32>,
+    pub(crate) exile: Vec<u32>,
+    pub(crate) command: Vec<u32>,
+    pub(crate) seed: u64,
+    pub(crate) rng: Rng,
+    pub(crate) active: u8,
+    pub(crate) turn: u32,
+    pub(crate) seats: Vec<Seat>,
+    pub(crate) strict: bool,
+    /// Work in progress: actions stopped part-way, innermost last.
+    pub(crate) frames: Vec<Frame>,
+    pub(crate) pending: Option<Decision>,
+    /// The answer the frame on top of `frames` is about to consume.
+    pub(crate) answer: Option<Answer>,
+    /// What the current action produced, handed back when it finishes.
+    pub(crate) output: Vec<ObjId>,
+    pub(crate) log: EventLog,
+    pub(crate) outcome: Option<Outcome>,
+    /// Players who have lost, in the order they lost.
+    pub(crate) losers: Vec<(u8, LossReason)>,
+}
+
+impl Game {
+    /// An empty game with `num_players` players at 20 life, for building positions.
+    pub fn new(num_players: usize, seed: u64) -> Result<Game> {
+        if !(2..=MAX_PLAYERS).contains(&num_players) {
+            return Err(invalid(format!("a game needs 2 to {MAX_PLAYERS} players, not {num_players}")));
+        }
+        Ok(Game {
+            defs: Arc::new(Vec::new()),
+            objects: Vec::new(),
+            players: (0..num_players).map(|_| PlayerState::new(20)).collect(),
+            battlefield: Vec::new(),
+            stack: Vec::new(),
+            exile: Vec::new(),
+            command: Vec::new(),
+            seed,
+            rng: Rng::new(seed),
+            active: 0,
+            turn: 1,
+            seats: (0..num_players)
+                .map(|p| Seat { policy: Policy::Random, script: Default::default(), rng: Rng::new(derive_seed(seed, 1 + p as u64)) })
+                .collect(),
+            strict: false,
+            frames: Vec::new(),
+            pending: None,
+            answer: None,
+            output: Vec::new(),
+            log: EventLog { recording: true, events: Vec::new() },
+            outcome: None,
+            losers: Vec::new(),
+        })
+    }
+
+    /// A game started from deck lists (card names): each library is the deck, shuffled in
+    /// player order by the game's generator, then each player in turn order draws a hand.
+    /// Player 0 starts.
+    pub fn from_decks(decks: &[Vec<String>], seed: u64, setup: &Setup, db: &CardDb) -> Result<Game> {
+        let mut game = Game::new(decks.len(), seed)?;
+        if setup.starting_life <= 0 || setup.starting_life as i64 > MAX_COUNT {
+            return Err(invalid(format!("starting life must be from 1 to {MAX_COUNT}, not {}", setup.starting_life)));
+        }
+        for p in &mut game.players {
+            p.life = setup.starting_life;
+        }
+        for (p, deck) in decks.iter().enumerate() {
+            let names: Vec<&str> = deck.iter().map(String::as_str).collect();
+            game.add_cards(p, ZoneKind::Library, &names, Position::Bottom, db)?;
+        }
+        let recording = game.log.recording;
+        game.log.recording = false; // setup is not part of the game's history
+        for p in 0..decks.len() {
+            game.shuffle_library(p as u8);
+        }
+        game.log.recording = recording;
+        for p in 0..decks.len() {
+            for _ in 0..setup.hand_size {
+                game.draw_one(p as u8);
+            }
+        }
+        game.check_state_based_actions();
+        Ok(game)
+    }
+
+    // ----- inspection --------------------------------------------------------------------
+
+    pub fn num_players(&self) -> usize {
+        self.players.len()
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    pub fn active_player(&self) -> usize {
+        self.active as usize
+    }
+
+    pub fn turn(&self) -> u32 {
+        self.turn
+    }
+
+    /// Sets whose turn it is (the turn structure arrives later; APNAP order uses this).
+    pub fn set_active_player(&mut self, player: usize) -> Result<()> {
+        self.ensure_idle()?;
+        self.active = self.check_player(player)?;
+        Ok(())
+    }
+
+    pub fn player(&self, player: usize) -> Result<&PlayerState> {
+        self.check_player(player).map(|p| &self.players[p as usize])
+    }
+
+    pub fn life(&self, player: usize) -> Result<i32> {
+        Ok(self.player(player)?.life)
+    }
+
+    /// The objects in a zone. Libraries and graveyards are listed top card first; other zones in
+    /// the order the objects arrived. `player` names whose zone for library, hand, graveyard and
+    /// outside the game, and is ignored for the shared zones.
+    pub fn zone(&self, player: usize, kind: ZoneKind) -> Result<Vec<ObjId>> {
+        let p = self.check_player(player)?;
+        let slots = self.zone_slots(Zone { kind, player: p });
+        let ids = slots.iter().map(|&s| self.id_of(s));
+        Ok(if matches!(kind, ZoneKind::Library | ZoneKind::Graveyard) { ids.rev().collect() } else { ids.collect() })
+    }
+
+    pub fn zone_len(&self, player: usize, kind: ZoneKind) -> Result<usize> {
+        let p = self.check_player(player)?;
+        Ok(self.zone_slots(Zone { kind, player: p }).len())
+    }
+
+    /// The object with this id, if it still exists as that object.
+    pub fn object(&self, id: ObjId) -> Result<&Object> {
+        self.slot_of(id).map(|s| &self.objects[s as usize])
+    }
+
+    /// The printed characteristics of the object.
+    pub fn card(&self, id: ObjId) -> Result<&Arc<CardDef>> {
+        let o = self.object(id)?;
+        Ok(&self.defs[o.def as usize])
+    }
+
+    /// Every object id that exists now, in slot order.
+    pub fn object_ids(&self) -> impl Iterator<Item = ObjId> + '_ {
+        (0..self.objects.len() as u32).map(|s| self.id_of(s))
+    }
+
+    pub fn pending(&self) -> Option<&Decision> {
+        self.pending.as_ref()
+    }
+
+    pub fn outcome(&self) -> Option<&Outcome> {
+        self.outcome.as_ref()
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.outcome.is_some()
+    }
+
+    pub fn events(&self) -> &[Event] {
+        &self.log.events
+    }
+
+    pub fn clear_events(&mut self) {
+        self.log.events.clear();
+    }
+
+    pub fn recording(&self) -> bool {
+        self.log.recording
+    }
+
+    /// Turns the event log on or off (off for bulk simulation: events are then never built).
+    pub fn set_recording(&mut self, on: bool) {
+        self.log.recording = on;
+    }
+
+    // ----- answering arrangements ---------------------------------------------------------
+
+    pub fn policy(&self, player: usize) -> Result<Policy> {
+        Ok(self.seats[self.check_player(player)? as usize].policy)
+    }
+
+    pub fn set_policy(&mut self, player: usize, policy: Policy) -> Result<()> {
+        let p = self.check_player(player)?;
+        self.seats[p as usize].policy = policy;
+        Ok(())
+    }
+
+    /// Queues answers for `player`'s next decisions; they are used before the policy.
+    pub fn script(&mut self, player: usize, answers: Vec<Answer>) -> Result<()> {
+        let p = self.check_player(player)?;
+        self.seats[p as usize].script.extend(answers);
+        Ok(())
+    }
+
+    /// Scripted answers not yet used.
+    pub fn script_len(&self, player: usize) -> Result<usize> {
+        Ok(self.seats[self.check_player(player)? as usize].script.len())
+    }
+
+    pub fn clear_script(&mut self, player: usize) -> Result<()> {
+        let p = self.check_player(player)?;
+        self.seats[p as usize].script.clear();
+        Ok(())
+    }
+
+    pub fn strict(&self) -> bool {
+        self.strict
+    }
+
+    /// In strict mode every decision must come from a script; anything else is an error.
+    pub fn set_strict(&mut self, on: bool) {
+        self.strict = on;
+    }
+
+    // ----- building positions -------------------------------------------------------------
+
+    /// Puts new cards, by name, into a zone. `owner` owns them (and the per-player zone is
+    /// theirs). Names are listed top first: with `Top` the first name ends on top, with
+    /// `Bottom` the last name ends at the bottom.
+    pub fn add_cards(&mut self, owner: usize, kind: ZoneKind, names: &[&str], pos: Position, db: &CardDb) -> Result<Vec<ObjId>> {
+        self.ensure_idle()?;
+        let owner = self.check_player(owner)?;
+        if kind == ZoneKind::Stack {
+            return Err(illegal("cards can't be put onto the stack directly; they get there by being cast"));
+        }
+        let defs = names.iter().map(|n| db.get(n).cloned()).collect::<Result<Vec<_>>>()?;
+        let zone = Zone { kind, player: owner };
+        let mut ids = Vec::with_capacity(defs.len());
+        let mut slots = Vec::with_capacity(defs.len());
+        for def in &defs {
+            let def = self.def_index(def);
+            let slot = self.objects.len() as u32;
+            self.objects.push(Object { def, generation: 0, owner, controller: owner, zone, tapped: false, counters: Counters::default() });
+            slots.push(slot);
+            ids.push(ObjId::new(slot, 0));
+        }
+        // Stored bottom first: the first-listed name must end up nearest the top.
+        let v = self.zone_slots_mut(zone);
+        match pos {
+            Position::Top => v.extend(slots.iter().rev()),
+            Position::Bottom => {
+                v.splice(0..0, slots.iter().rev().copied());
+            }
+        }
+        Ok(ids)
+    }
+
+    pub fn set_life(&mut self, player: usize, life: i64) -> Result<()> {
+        self.ensure_idle()?;
+        let p = self.check_live_player(player)?;
+        if life.abs() > MAX_COUNT {
+            return Err(invalid(format!("life {life} is out of range (±{MAX_COUNT})")));
+        }
+        let from = self.players[p as usize].life;
+        self.players[p as usize].life = life as i32;
+        self.log.push_with(|| Event::LifeChanged { player: p, from, to: life as i32 });
+        self.check_state_based_actions();
+        Ok(())
+    }
+
+    /// Adds (positive) or removes (negative) counters on a player; removing more than there
+    /// are is an error and removes nothing.
+    pub fn change_player_counters(&mut self, player: usize, kind: &str, delta: i64) -> Result<()> {
+        self.ensure_idle()?;
+        let p = self.check_live_player(player)?;
+        validate_kind(kind)?;
+        check_count(delta.abs(), "counter change")?;
+        let counters = &mut self.players[p as usize].counters;
+        if delta >= 0 {
+            counters.add(kind, delta as u32);
+        } else {
+            counters.remove(kind, (-delta) as u32)?;
+        }
+        self.log.push_with(|| Event::PlayerCountersChanged { player: p, counter: kind.to_string(), delta });
+        self.check_state_based_actions();
+        Ok(())
+    }
+
+    /// Adds or removes counters on an object (CR 122).
+    pub fn change_object_counters(&mut self, id: ObjId, kind: &str, delta: i64) -> Result<()> {
+        self.ensure_idle()?;
+        let slot = self.slot_of(id)?;
+        validate_kind(kind)?;
+        check_count(delta.abs(), "counter change")?;
+        let counters = &mut self.objects[slot as usize].counters;
+        if delta >= 0 {
+            counters.add(kind, delta as u32);
+        } else {
+            counters.remove(kind, (-delta) as u32)?;
+        }
+        self.log.push_with(|| Event::ObjectCountersChanged { card: id, counter: kind.to_string(), delta });
+        Ok(())
+    }
+
+    /// Taps or untaps a permanent.
+    pub fn set_tapped(&mut self, id: ObjId, tapped: bool) -> Result<()> {
+        self.ensure_idle()?;
+        let slot = self.expect_in(id, ZoneKind::Battlefield)?;
+        self.objects[slot as usize].tapped = tapped;
+        Ok(())
+    }
+
+    /// The player concedes (CR 104.3a).
+    pub fn concede(&mut self, player: usize) -> Result<()> {
+        self.ensure_idle()?;
+        let p = self.check_live_player(player)?;
+        self.lose(p, LossReason::Conceded);
+        self.check_state_based_actions();
+        Ok(())
+    }
+
+    // ----- decisions ----------------------------------------------------------------------
+
+    /// Answers the pending decision and carries on. A wrong answer is an error and changes
+    /// nothing; the decision stays pending.
+    pub fn answer(&mut self, answer: Answer) -> Result<Progress> {
+        let decision = self.pending.as_ref().ok_or(Error::NoDecisionPending)?;
+        decision.validate(&answer)?;
+        let snapshot = self.needs_snapshot().then(|| self.clone());
+        self.pending = None;
+        self.answer = Some(answer);
+        self.run().inspect_err(|_| self.restore(snapshot))
+    }
+
+    /// Starts an action made of frames and runs it as far as it goes.
+    pub(crate) fn perform(&mut self, frame: Frame) -> Result<Progress> {
+        let snapshot = self.needs_snapshot().then(|| self.clone());
+        self.output.clear();
+        self.frames.push(frame);
+        self.run().inspect_err(|_| self.restore(snapshot))
+    }
+
+    /// Errors mid-action come only from scripts and strict mode, and both keep a snapshot.
+    fn needs_snapshot(&self) -> bool {
+        self.strict || self.seats.iter().any(|s| !s.script.is_empty())
+    }
+
+    fn restore(&mut self, snapshot: Option<Game>) {
+        match snapshot {
+            Some(s) => *self = s,
+            None => {
+                debug_assert!(false, "an action failed without a snapshot");
+                self.frames.clear();
+                self.pending = None;
+                self.answer = None;
+            }
+        }
+    }
+
+    /// The answer for a decision from the script, then (outside strict mode) the policy.
+    pub(crate) fn auto_answer(&mut self, d: &Decision) -> Result<Option<Answer>> {
+        let seat = &mut self.seats[d.player as usize];
+        if let Some(a) = seat.script.pop_front() {
+            d.validate(&a)?;
+            return Ok(Some(a));
+        }
+        if self.strict {
+            return Err(Error::Unscripted(d.to_string()));
+        }
+        Ok(seat.policy.answer(d, &mut seat.rng))
+    }
+
+    // ----- state-based actions (CR 704) ---------------------------------------------------
+
+    /// Performs the state-based actions this engine knows so far (CR 704.5a–c), all at once,
+    /// and ends the game when at most one player remains (CR 104.2a, 104.4a).
+    pub fn check_state_based_actions(&mut self) {
+        if self.outcome.is_some() {
+            return;
+        }
+        for p in 0..self.players.len() {
+            let st = &self.players[p];
+            if st.lost.is_some() {
+                continue;
+            }
+            let reason = if st.life <= 0 {
+                Some(LossReason::Life)
+            } else if st.drew_from_empty {
+                Some(LossReason::EmptyLibrary)
+            } else if st.counters.get("poison") >= 10 {
+                Some(LossReason::Poison)
+            } else {
+                None
+            };
+            if let Some(r) = reason {
+                self.lose(p as u8, r);
+            }
+        }
+        for st in &mut self.players {
+            st.drew_from_empty = false;
+        }
+        let remaining: Vec<u8> = (0..self.players.len() as u8).filter(|&p| self.players[p as usize].lost.is_none()).collect();
+        if remaining.len() <= 1 {
+            let losers = self.losers.clone();
+            self.log.push_with(|| Event::GameOver { winners: remaining.clone() });
+            self.outcome = Some(Outcome { winners: remaining, losers });
+        }
+    }
+
+    fn lose(&mut self, p: u8, reason: LossReason) {
+        self.players[p as usize].lost = Some(reason);
+        self.losers.push((p, reason));
+        self.log.push_with(|| Event::PlayerLost { player: p, reason });
+    }
+
+    // ----- internal helpers ---------------------------------------------------------------
+
+    pub(crate) fn check_player(&self, player: usize) -> Result<u8> {
+        if player < self.players.len() {
+            Ok(player as u8)
+        } else {
+            Err(Error::NoSuchPlayer { player: player as i64, max: self.players.len() - 1 })
+        }
+    }
+
+    /// A player who is still in the game.
+    pub(crate) fn check_live_player(&self, player: usize) -> Result<u8> {
+        let p = self.check_player(player)?;
+        if self.players[p as usize].lost.is_some() {
+            return Err(Error::PlayerLeft(player));
+        }
+        Ok(p)
+    }
+
+    /// Actions need a game that is neither over nor waiting for an answer.
+    pub(crate) fn ensure_idle(&self) -> Result<()> {
+        if self.outcome.is_some() {
+            return Err(Error::GameOver);
+        }
+        if let Some(d) = &self.pending {
+            return Err(Error::DecisionPending(d.to_string()));
+        }
+        Ok(())
+    }
+
+    #[inline]
+    pub(crate) fn id_of(&self, slot: u32) -> ObjId {
+        ObjId::new(slot, self.objects[slot as usize].generation)
+    }
+
+    pub(crate) fn slot_of(&self, id: ObjId) -> Result<u32> {
+        match self.objects.get(id.slot() as usize) {
+            Some(o) if o.generation == id.generation() => Ok(id.slot()),
+            _ => Err(Error::NoSuchObject(id.0)),
+        }
+    }
+
+    /// The slot of `id`, which must be in a zone of this kind.
+    pub(crate) fn expect_in(&self, id: ObjId, kind: ZoneKind) -> Result<u32> {
+        let slot = self.slot_of(id)?;
+        let o = &self.objects[slot as usize];
+        if o.zone.kind != kind {
+            return Err(Error::WrongZone {
+                id: id.0,
+                name: self.defs[o.def as usize].name.to_string(),
+                actual: o.zone.to_string(),
+                expected: kind.name().to_string(),
+            });
+        }
+        Ok(slot)
+    }
+
+    pub(crate) fn def_of_slot(&self, slot: u32) -> &CardDef {
+        &self.defs[self.objects[slot as usize].def as usize]
+    }
+
+    /// The table index of a definition, adding it to this game's table if new.
+    fn def_index(&mut self, def: &Arc<CardDef>) -> u32 {
+        if let Some(i) = self.defs.iter().position(|d| Arc::ptr_eq(d, def) || **d == **def) {
+            return i as u32;
+        }
+        Arc::make_mut(&mut self.defs).push(def.clone());
+        (self.defs.len() - 1) as u32
+    }
+
+    pub(crate) fn zone_slots(&self, z: Zone) -> &Vec<u32> {
+        match z.kind {
+            ZoneKind::Library => &self.players[z.player as usize].library,
+            ZoneKind::Hand => &self.players[z.player as usize].hand,
+            ZoneKind::Graveyard => &self.players[z.player as usize].graveyard,
+            ZoneKind::Outside => &self.players[z.player as usize].outside,
+            ZoneKind::Battlefield => &self.battlefield,
+            ZoneKind::Stack => &self.stack,
+            ZoneKind::Exile => &self.exile,
+            ZoneKind::Command => &self.command,
+        }
+    }
+
+    pub(crate) fn zone_slots_mut(&mut self, z: Zone) -> &mut Vec<u32> {
+        match z.kind {
+            ZoneKind::Library => &mut self.players[z.player as usize].library,
+            ZoneKind::Hand => &mut self.players[z.player as usize].hand,
+            ZoneKind::Graveyard => &mut self.players[z.player as usize].graveyard,
+            ZoneKind::Outside => &mut self.players[z.player as usize].outside,
+            ZoneKind::Battlefield => &mut self.battlefield,
+            ZoneKind::Stack => &mut self.stack,
+            ZoneKind::Exile => &mut self.exile,
+            ZoneKind::Command => &mut self.command,
+        }
+    }
+
+    /// Takes a card out of its zone and puts it into `to` as a new object (CR 400.7). Cards go
+    /// to their owner's library, hand and graveyard (CR 400.3). Returns the new id.
+    pub(crate) fn move_slot(&mut self, slot: u32, to: ZoneKind, pos: Position) -> ObjId {
+        let from = self.objects[slot as usize].zone;
+        let v = self.zone_slots_mut(from);
+        // Most moves take the top card, which is the last element.
+        if let Some(i) = v.iter().rposition(|&s| s == slot) {
+            v.remove(i);
+        }
+        self.place(slot, to, pos)
+    }
+
+    /// Puts a card that is in no zone's vector into `to` as a new object.
+    pub(crate) fn place(&mut self, slot: u32, to: ZoneKind, pos: Position) -> ObjId {
+        let o = &mut self.objects[slot as usize];
+        let zone = Zone { kind: to, player: o.owner };
+        o.become_new(zone);
+        let id = ObjId::new(slot, o.generation);
+        let v = self.zone_slots_mut(zone);
+        match pos {
+            Position::Top => v.push(slot),
+            Position::Bottom => v.insert(0, slot),
+        }
+        id
+    }
+
+    /// Replaces this game's state with a copy of `src`, reusing this game's allocations
+    /// (the fast reset that batch runs use between repetitions).
+    pub fn reset_from(&mut self, src: &Game) {
+        self.defs.clone_from(&src.defs);
+        self.objects.clone_from(&src.objects);
+        self.players.clone_from(&src.players);
+        self.battlefield.clone_from(&src.battlefield);
+        self.stack.clone_from(&src.stack);
+        self.exile.clone_from(&src.exile);
+        self.command.clone_from(&src.command);
+        self.seed = src.seed;
+        self.rng.clone_from(&src.rng);
+        self.active = src.active;
+        self.turn = src.turn;
+        self.seats.clone_from(&src.seats);
+        self.strict = src.strict;
+        self.frames.clone_from(&src.frames);
+        self.pending.clone_from(&src.pending);
+        self.answer.clone_from(&src.answer);
+        self.output.clone_from(&src.output);
+        self.log.recording = src.log.recording;
+        self.log.events.clone_from(&src.log.events);
+        self.outcome.clone_from(&src.outcome);
+        self.losers.clone_from(&src.losers);
+    }
+}
+
+/// Counts given by callers must be sane.
+pub(crate) fn check_count(n: i64, what: &str) -> Result<u32> {
+    if n < 0 {
+        return Err(invalid(format!("{what} must not be negative (got {n})")));
+    }
+    if n > MAX_COUNT {
+        return Err(invalid(format!("{what} of {n} is out of range (at most {MAX_COUNT})")));
+    }
+    Ok(n as u32)
+}

@@ -1,0 +1,66 @@
+//! Game objects and their identity (CR 109, 400.7).
+//!
+//! Every card in the game has a permanent slot in the object table. An object id is the slot
+//! plus a generation; each zone change bumps the generation, so the card becomes a new object
+//! with a new id and anything that remembered the old id finds nothing (CR 400.7).
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::counters::Counters;
+use crate::zone::Zone;
+
+/// The id of one object: the card's slot in the low 32 bits, its generation in the high 32.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct ObjId(pub u64);
+
+impl ObjId {
+    #[inline]
+    pub fn new(slot: u32, generation: u32) -> ObjId {
+        ObjId(((generation as u64) << 32) | slot as u64)
+    }
+    #[inline]
+    pub fn slot(self) -> u32 {
+        self.0 as u32
+    }
+    #[inline]
+    pub fn generation(self) -> u32 {
+        (self.0 >> 32) as u32
+    }
+}
+
+impl fmt::Display for ObjId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "#{}", self.0)
+    }
+}
+
+/// One card (or, later, token) and the state it has as the object it currently is.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Object {
+    /// Index of the definition in the game's card table.
+    pub def: u32,
+    /// Generation of the current object (see [`ObjId`]).
+    pub generation: u32,
+    /// The owner never changes (CR 108.3).
+    pub owner: u8,
+    /// The controller (CR 108.4); meaningful on the battlefield and the stack, otherwise the owner.
+    pub controller: u8,
+    pub zone: Zone,
+    pub tapped: bool,
+    pub counters: Counters,
+}
+
+impl Object {
+    /// Forgets everything the previous object had (CR 400.7, 122.2): a new object is untapped,
+    /// has no counters and is controlled by its owner.
+    pub(crate) fn become_new(&mut self, zone: Zone) {
+        self.generation = self.generation.wrapping_add(1);
+        self.zone = zone;
+        self.tapped = false;
+        self.controller = self.owner;
+        self.counters.clear();
+    }
+}

@@ -1,0 +1,103 @@
+//! Who answers a player's decisions: a built-in policy running inside Rust (the fast path bulk
+//! simulation uses), answers scripted up front (what tests use), or the caller step by step.
+//! (A Python callable is a Python-side controller, see `python.rs`.)
+
+use std::collections::VecDeque;
+
+use serde::{Deserialize, Serialize};
+
+use crate::decision::{Answer, Choice, Decision};
+use crate::error::{invalid, Result};
+use crate::rng::Rng;
+
+/// A built-in way of answering.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Policy {
+    /// A uniformly random legal answer, from the seat's own seeded generator (so the game's
+    /// shuffles do not depend on who answers).
+    Random,
+    /// The first legal answer: the first `max` options; scry keeps everything on top in order;
+    /// yes.
+    First,
+    /// Nobody inside the engine answers: the game pauses with the decision pending.
+    Manual,
+}
+
+impl Policy {
+    pub fn name(self) -> &'static str {
+        match self {
+            Policy::Random => "random",
+            Policy::First => "first",
+            Policy::Manual => "manual",
+        }
+    }
+
+    pub fn parse(s: &str) -> Result<Policy> {
+        match s {
+            "random" => Ok(Policy::Random),
+            "first" => Ok(Policy::First),
+            "manual" => Ok(Policy::Manual),
+            _ => Err(invalid(format!("unknown policy {s:?} (built-in policies: random, first, manual)"))),
+        }
+    }
+
+    /// The policy's answer, or `None` for `Manual`.
+    pub fn answer(self, d: &Decision, rng: &mut Rng) -> Option<Answer> {
+        match self {
+            Policy::Manual => None,
+            Policy::First => Some(first_answer(d)),
+            Policy::Random => Some(random_answer(d, rng)),
+        }
+    }
+}
+
+fn first_answer(d: &Decision) -> Answer {
+    match &d.choice {
+        Choice::Cards { options, max, .. } => Answer::Cards { cards: options[..(*max as usize).min(options.len())].to_vec() },
+        Choice::Scry { cards } => Answer::Scry { top: cards.clone(), bottom: Vec::new() },
+        Choice::YesNo => Answer::YesNo { yes: true },
+    }
+}
+
+/// Cards: a count uniform in `min..=max`, then that many by a partial Fisher–Yates from the
+/// front. Scry: each card (top first) to the bottom on a coin flip, then each pile shuffled.
+fn random_answer(d: &Decision, rng: &mut Rng) -> Answer {
+    match &d.choice {
+        Choice::Cards { options, min, max } => {
+            let max = (*max as usize).min(options.len());
+            let min = (*min as usize).min(max);
+            let k = min + rng.below((max - min + 1) as u64) as usize;
+            let mut pool = options.clone();
+            for i in 0..k {
+                let j = i + rng.below((pool.len() - i) as u64) as usize;
+                pool.swap(i, j);
+            }
+            pool.truncate(k);
+            Answer::Cards { cards: pool }
+        }
+        Choice::Scry { cards } => {
+            let (mut top, mut bottom) = (Vec::new(), Vec::new());
+            for &c in cards {
+                if rng.below(2) == 1 {
+                    bottom.push(c)
+                } else {
+                    top.push(c)
+                }
+            }
+            rng.shuffle(&mut top);
+            rng.shuffle(&mut bottom);
+            Answer::Scry { top, bottom }
+        }
+        Choice::YesNo => Answer::YesNo { yes: rng.below(2) == 1 },
+    }
+}
+
+/// One player's answering arrangements.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Seat {
+    pub policy: Policy,
+    /// Answers given up front, used before the policy.
+    pub script: VecDeque<Answer>,
+    pub rng: Rng,
+}

@@ -1,0 +1,71 @@
+//! Actions that may stop part-way for a decision. Each such action is a frame: a small state
+//! machine that either finishes or asks a question. The run loop answers the question from the
+//! forced answer, the script or the policy, or stops with the decision pending; `Game::answer`
+//! resumes it. Everything a stopped action needs lives in its frame, so a paused game can be
+//! cloned, serialised and resumed anywhere.
+
+use serde::{Deserialize, Serialize};
+
+use crate::actions::discard::DiscardProc;
+use crate::actions::scry::ScryProc;
+use crate::actions::search::SearchProc;
+use crate::decision::Decision;
+use crate::error::Result;
+use crate::game::{Game, Progress};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) enum Frame {
+    Discard(DiscardProc),
+    Search(SearchProc),
+    Scry(ScryProc),
+}
+
+/// What a frame did with one step.
+pub(crate) enum Step {
+    Done,
+    /// The frame (in its new state) needs this decision answered before its next step.
+    Ask(Frame, Decision),
+}
+
+impl Frame {
+    fn step(self, game: &mut Game) -> Step {
+        match self {
+            Frame::Discard(p) => p.step(game),
+            Frame::Search(p) => p.step(game),
+            Frame::Scry(p) => p.step(game),
+        }
+    }
+}
+
+impl Game {
+    /// Runs frames until all are finished (then performs state-based actions) or one waits
+    /// for an answer nobody inside the engine gives.
+    pub(crate) fn run(&mut self) -> Result<Progress> {
+        while let Some(frame) = self.frames.pop() {
+            match frame.step(self) {
+                Step::Done => {}
+                Step::Ask(frame, decision) => {
+                    self.frames.push(frame);
+                    let answer = match decision.forced_answer() {
+                        Some(a) => Some(a),
+                        None => self.auto_answer(&decision)?,
+                    };
+                    match answer {
+                        Some(a) => self.answer = Some(a),
+                        None => {
+                            self.pending = Some(decision);
+                            return Ok(Progress::Paused);
+                        }
+                    }
+                }
+            }
+        }
+        self.check_state_based_actions();
+        Ok(Progress::Done(std::mem::take(&mut self.output)))
+    }
+
+    /// The answer a resumed frame consumes; the run loop always sets it before resuming.
+    pub(crate) fn take_answer(&mut self) -> crate::decision::Answer {
+        self.answer.take().expect("a frame resumes only with an answer")
+    }
+}

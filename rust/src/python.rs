@@ -1,0 +1,975 @@
+//! The only file that knows Python: classes, conversions and the mapping of [`Error`] to the
+//! exception classes defined in `mtgsim/errors.py`.
+
+use std::sync::Arc;
+
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBool, PyDict, PyList, PySequence, PyString, PyType};
+
+use crate::actions::discard::DiscardMode;
+use crate::actions::movement::Entering;
+use crate::actions::search::{Destination, SearchSpec};
+use crate::batch::{BatchResult, Op};
+use crate::card::{CardDb, CardDef};
+use crate::decision::{Answer, Choice, Decision};
+use crate::error::{invalid, Error};
+use crate::filter::CardFilter;
+use crate::game::{check_count, Game, Progress, Setup};
+use crate::object::ObjId;
+use crate::policy::Policy;
+use crate::rng::{derive_seed, Rng};
+use crate::zone::{Position, ZoneKind};
+
+// ----- errors -------------------------------------------------------------------------------
+
+fn error_class(e: &Error) -> &'static str {
+    match e {
+        Error::UnknownCard { .. } => "UnknownCardError",
+        Error::NoSuchPlayer { .. } => "InvalidPlayerError",
+        Error::PlayerLeft(_) => "PlayerLeftError",
+        Error::NoSuchObject(_) => "NoSuchObjectError",
+        Error::WrongZone { .. } => "WrongZoneError",
+        Error::InvalidArgument(_) => "InvalidArgumentError",
+        Error::IllegalAction(_) => "IllegalActionError",
+        Error::CannotPay(_) => "CannotPayError",
+        Error::InvalidAnswer { .. } => "InvalidAnswerError",
+        Error::Unscripted(_) => "UnscriptedDecisionError",
+        Error::DecisionPending(_) => "DecisionPendingError",
+        Error::NoDecisionPending => "NoDecisionPendingError",
+        Error::GameOver => "GameOverError",
+        Error::MalformedCost { .. } => "MalformedCostError",
+        Error::InvalidCard { .. } => "InvalidCardError",
+        Error::Snapshot(_) => "SnapshotError",
+    }
+}
+
+static ERRORS: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
+
+fn to_py(e: Error) -> PyErr {
+    Python::attach(|py| {
+        let class = ERRORS
+            .get_or_try_init(py, || py.import("mtgsim.errors").map(Bound::unbind))
+            .and_then(|m| m.bind(py).getattr(error_class(&e)));
+        match class.and_then(|c| c.cast_into::<PyType>().map_err(PyErr::from)) {
+            Ok(c) => PyErr::from_type(c, e.to_string()),
+            Err(import_failed) => import_failed,
+        }
+    })
+}
+
+trait OrPy<T> {
+    fn py_err(self) -> PyResult<T>;
+}
+
+impl<T> OrPy<T> for Result<T, Error> {
+    fn py_err(self) -> PyResult<T> {
+        self.map_err(to_py)
+    }
+}
+
+// ----- argument conversion ------------------------------------------------------------------
+
+fn player(p: i64, game: &Game) -> PyResult<usize> {
+    if p < 0 || p as usize >= game.num_players() {
+        return Err(to_py(Error::NoSuchPlayer { player: p, max: game.num_players() - 1 }));
+    }
+    Ok(p as usize)
+}
+
+fn players(ps: Vec<i64>, game: &Game) -> PyResult<Vec<usize>> {
+    ps.into_iter().map(|p| player(p, game)).collect()
+}
+
+fn obj(id: i64) -> PyResult<ObjId> {
+    if id < 0 {
+        return Err(to_py(Error::NoSuchObject(id as u64)));
+    }
+    Ok(ObjId(id as u64))
+}
+
+fn ids(v: &[ObjId]) -> Vec<u64> {
+    v.iter().map(|o| o.0).collect()
+}
+
+fn zone_kind(s: &str) -> PyResult<ZoneKind> {
+    ZoneKind::parse(s).py_err()
+}
+
+fn position(s: &str) -> PyResult<Position> {
+    Position::parse(s).py_err()
+}
+
+fn destination(to: &str, tapped: bool) -> PyResult<Destination> {
+    let d = match to {
+        "hand" => Destination::Hand,
+        "battlefield" => Destination::Battlefield { tapped },
+        "graveyard" => Destination::Graveyard,
+        "exile" => Destination::Exile,
+        "library_top" => Destination::LibraryTop,
+        _ => return Err(to_py(invalid(format!("search destination must be hand, battlefield, graveyard, exile or library_top, not {to:?}")))),
+    };
+    if tapped && to != "battlefield" {
+        return Err(to_py(invalid("tapped=True only applies to cards put onto the battlefield")));
+    }
+    Ok(d)
+}
+
+fn search_spec(description: &str, count: i64, to: &str, reveal: bool, shuffle: bool, optional: bool, tapped: bool) -> PyResult<SearchSpec> {
+    let filter = CardFilter::parse(description).py_err()?;
+    let max = check_count(count, "number of cards to find").py_err()?;
+    Ok(SearchSpec { filter, max, to: destination(to, tapped)?, reveal, shuffle, optional })
+}
+
+fn id_list(ob: &Bound<'_, PyAny>, what: &str) -> Result<Vec<ObjId>, String> {
+    let seq = ob.cast::<PySequence>().map_err(|_| format!("{what} must be a list of object ids"))?;
+    let mut out = Vec::new();
+    for item in seq.try_iter().map_err(|e| e.to_string())? {
+        let item = item.map_err(|e| e.to_string())?;
+        if item.is_instance_of::<PyBool>() {
+            return Err(format!("{what} must hold object ids (ints), not bools"));
+        }
+        let id: i64 = item.extract().map_err(|_| format!("{what} must hold object ids (ints), got {}", item.repr().map(|r| r.to_string()).unwrap_or_default()))?;
+        out.push(ObjId(id as u64));
+    }
+    Ok(out)
+}
+
+/// Reads an answer: a bool for yes/no, a list of ids for choosing cards, a pair of lists (or a
+/// dict with "top" and "bottom") for scry. Checked against the decision by the engine.
+fn answer_from_py(ob: &Bound<'_, PyAny>) -> PyResult<Answer> {
+    let fail = |reason: String| to_py(Error::InvalidAnswer { decision: "the decision".into(), reason });
+    if let Ok(b) = ob.cast::<PyBool>() {
+        return Ok(Answer::YesNo { yes: b.is_true() });
+    }
+    if let Ok(d) = ob.cast::<PyDict>() {
+        let get = |k: &str| -> PyResult<Vec<ObjId>> {
+            match d.get_item(k)? {
+                Some(v) => id_list(&v, k).map_err(fail),
+                None => Err(fail(format!("a scry answer dict needs the key {k:?}"))),
+            }
+        };
+        return Ok(Answer::Scry { top: get("top")?, bottom: get("bottom")? });
+    }
+    if ob.is_instance_of::<PyString>() {
+        return Err(fail("answers are ids, lists of ids, (top, bottom) pairs or bools, not strings".into()));
+    }
+    if let Ok(seq) = ob.cast::<PySequence>() {
+        let len = seq.len()?;
+        if len == 2 {
+            let (a, b) = (seq.get_item(0)?, seq.get_item(1)?);
+            if a.cast::<PySequence>().is_ok() && b.cast::<PySequence>().is_ok() {
+                return Ok(Answer::Scry { top: id_list(&a, "top").map_err(fail)?, bottom: id_list(&b, "bottom").map_err(fail)? });
+            }
+        }
+        return Ok(Answer::Cards { cards: id_list(ob, "the chosen cards").map_err(fail)? });
+    }
+    Err(fail(format!("can't read {} as an answer", ob.repr()?)))
+}
+
+/// Converts JSON (events, views) into plain Python objects.
+fn json_to_py<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+    use serde_json::Value;
+    Ok(match v {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
+            (Some(u), _) => u.into_pyobject(py)?.into_any(),
+            (_, Some(i)) => i.into_pyobject(py)?.into_any(),
+            _ => n.as_f64().unwrap_or(0.0).into_pyobject(py)?.into_any(),
+        },
+        Value::String(s) => PyString::new(py, s).into_any(),
+        Value::Array(a) => {
+            let list = PyList::empty(py);
+            for x in a {
+                list.append(json_to_py(py, x)?)?;
+            }
+            list.into_any()
+        }
+        Value::Object(m) => {
+            let d = PyDict::new(py);
+            for (k, x) in m {
+                d.set_item(k, json_to_py(py, x)?)?;
+            }
+            d.into_any()
+        }
+    })
+}
+
+// ----- value classes ------------------------------------------------------------------------
+
+/// The printed characteristics of a card.
+#[pyclass(frozen, name = "CardDef", module = "mtgsim._core")]
+pub struct PyCardDef(Arc<CardDef>);
+
+#[pymethods]
+impl PyCardDef {
+    #[getter]
+    fn name(&self) -> &str {
+        &self.0.name
+    }
+    #[getter]
+    fn mana_cost(&self) -> String {
+        self.0.mana_cost.to_string()
+    }
+    #[getter]
+    fn mana_value(&self) -> u32 {
+        self.0.mana_value()
+    }
+    #[getter]
+    fn colors(&self) -> Vec<String> {
+        self.0.colors.iter().map(|c| c.letter().to_string()).collect()
+    }
+    #[getter]
+    fn types(&self) -> Vec<&'static str> {
+        self.0.types.iter().map(|t| t.word()).collect()
+    }
+    #[getter]
+    fn supertypes(&self) -> Vec<&'static str> {
+        self.0.supertypes.iter().map(|t| t.word()).collect()
+    }
+    #[getter]
+    fn subtypes(&self) -> Vec<String> {
+        self.0.subtypes.iter().map(|s| s.to_string()).collect()
+    }
+    #[getter]
+    fn power(&self) -> Option<&str> {
+        self.0.power.as_deref()
+    }
+    #[getter]
+    fn toughness(&self) -> Option<&str> {
+        self.0.toughness.as_deref()
+    }
+    #[getter]
+    fn loyalty(&self) -> Option<&str> {
+        self.0.loyalty.as_deref()
+    }
+    #[getter]
+    fn type_line(&self) -> &str {
+        &self.0.type_line
+    }
+    #[getter]
+    fn text(&self) -> &str {
+        &self.0.text
+    }
+    fn __repr__(&self) -> String {
+        format!("<CardDef {}>", self.0)
+    }
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<PyCardDef>().is_ok_and(|o| *o.get().0 == *self.0)
+    }
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.0.name.hash(&mut h);
+        h.finish()
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let load = slf.get_type().getattr("_from_json")?;
+        Ok((load, (serde_json::to_string(&*slf.get().0).expect("plain data"),)))
+    }
+    #[staticmethod]
+    fn _from_json(text: &str) -> PyResult<PyCardDef> {
+        let def: CardDef = serde_json::from_str(text).map_err(|e| to_py(Error::Snapshot(e.to_string())))?;
+        Ok(PyCardDef(Arc::new(def)))
+    }
+}
+
+/// One object as it is now: a snapshot, not a live handle.
+#[pyclass(frozen, name = "GameObject", module = "mtgsim._core")]
+pub struct PyGameObject {
+    #[pyo3(get)]
+    id: u64,
+    card: Arc<CardDef>,
+    #[pyo3(get)]
+    owner: u8,
+    #[pyo3(get)]
+    controller: u8,
+    #[pyo3(get)]
+    zone: &'static str,
+    #[pyo3(get)]
+    tapped: bool,
+    counters: Vec<(String, u32)>,
+}
+
+#[pymethods]
+impl PyGameObject {
+    #[getter]
+    fn name(&self) -> &str {
+        &self.card.name
+    }
+    #[getter]
+    fn card(&self) -> PyCardDef {
+        PyCardDef(self.card.clone())
+    }
+    #[getter]
+    fn counters<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (k, n) in &self.counters {
+            d.set_item(k, n)?;
+        }
+        Ok(d)
+    }
+    fn __repr__(&self) -> String {
+        let zone = if matches!(self.zone, "library" | "hand" | "graveyard" | "outside") {
+            format!("in player {}'s {}", self.owner, self.zone)
+        } else {
+            format!("on the {} (controller {})", self.zone, self.controller)
+        };
+        format!("<GameObject {} {:?} {zone}{}>", self.id, &*self.card.name, if self.tapped { ", tapped" } else { "" })
+    }
+}
+
+/// A pending choice.
+#[pyclass(frozen, name = "Decision", module = "mtgsim._core")]
+pub struct PyDecision(Decision);
+
+#[pymethods]
+impl PyDecision {
+    #[getter]
+    fn player(&self) -> u8 {
+        self.0.player
+    }
+    #[getter]
+    fn kind(&self) -> &'static str {
+        self.0.kind()
+    }
+    #[getter]
+    fn purpose(&self) -> &'static str {
+        self.0.purpose.name()
+    }
+    #[getter]
+    fn options(&self) -> Vec<u64> {
+        match &self.0.choice {
+            Choice::Cards { options, .. } => ids(options),
+            Choice::Scry { cards } => ids(cards),
+            Choice::YesNo => Vec::new(),
+        }
+    }
+    #[getter]
+    fn min(&self) -> u32 {
+        match &self.0.choice {
+            Choice::Cards { min, .. } => *min,
+            _ => 0,
+        }
+    }
+    #[getter]
+    fn max(&self) -> u32 {
+        match &self.0.choice {
+            Choice::Cards { max, .. } => *max,
+            Choice::Scry { cards } => cards.len() as u32,
+            Choice::YesNo => 1,
+        }
+    }
+    #[getter]
+    fn cards(&self) -> Vec<u64> {
+        match &self.0.choice {
+            Choice::Scry { cards } => ids(cards),
+            _ => Vec::new(),
+        }
+    }
+    #[getter]
+    fn prompt(&self) -> String {
+        self.0.to_string()
+    }
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &serde_json::to_value(&self.0).expect("plain data"))
+    }
+    fn __repr__(&self) -> String {
+        format!("<Decision {}: {} {:?}>", self.0.kind(), self.0, self.options())
+    }
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<PyDecision>().is_ok_and(|o| o.get().0 == self.0)
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let load = slf.get_type().getattr("_from_json")?;
+        Ok((load, (serde_json::to_string(&slf.get().0).expect("plain data"),)))
+    }
+    #[staticmethod]
+    fn _from_json(text: &str) -> PyResult<PyDecision> {
+        serde_json::from_str(text).map(PyDecision).map_err(|e| to_py(Error::Snapshot(e.to_string())))
+    }
+}
+
+/// One operation for [`PyGame::run_batch`].
+#[pyclass(frozen, name = "Op", module = "mtgsim._core")]
+#[derive(Clone)]
+pub struct PyOp(Op);
+
+#[pymethods]
+impl PyOp {
+    #[staticmethod]
+    #[pyo3(signature = (player, n = 1))]
+    fn draw(player: usize, n: i64) -> PyResult<PyOp> {
+        check_count(n, "number of cards to draw").py_err()?;
+        Ok(PyOp(Op::Draw { player, n }))
+    }
+    #[staticmethod]
+    fn mill(player: usize, n: i64) -> PyResult<PyOp> {
+        check_count(n, "number of cards to mill").py_err()?;
+        Ok(PyOp(Op::Mill { player, n }))
+    }
+    #[staticmethod]
+    fn mill_opponents(player: usize, n: i64) -> PyResult<PyOp> {
+        check_count(n, "number of cards to mill").py_err()?;
+        Ok(PyOp(Op::MillOpponents { player, n }))
+    }
+    #[staticmethod]
+    #[pyo3(signature = (player, n = 1, random = false))]
+    fn discard(player: usize, n: i64, random: bool) -> PyResult<PyOp> {
+        check_count(n, "number of cards to discard").py_err()?;
+        Ok(PyOp(Op::Discard { player, n, mode: if random { DiscardMode::Random } else { DiscardMode::Choose } }))
+    }
+    #[staticmethod]
+    fn shuffle(player: usize) -> PyOp {
+        PyOp(Op::Shuffle { player })
+    }
+    #[staticmethod]
+    #[pyo3(signature = (player, description = "card", count = 1, to = "hand", reveal = false, shuffle = true))]
+    fn search(player: usize, description: &str, count: i64, to: &str, reveal: bool, shuffle: bool) -> PyResult<PyOp> {
+        Ok(PyOp(Op::Search { player, spec: search_spec(description, count, to, reveal, shuffle, false, false)? }))
+    }
+    #[staticmethod]
+    fn scry(player: usize, n: i64) -> PyResult<PyOp> {
+        check_count(n, "scry amount").py_err()?;
+        Ok(PyOp(Op::Scry { player, n }))
+    }
+    fn __repr__(&self) -> String {
+        format!("<Op {}>", serde_json::to_string(&self.0).expect("plain data"))
+    }
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<PyOp>().is_ok_and(|o| o.get().0 == self.0)
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let load = slf.get_type().getattr("_from_json")?;
+        Ok((load, (serde_json::to_string(&slf.get().0).expect("plain data"),)))
+    }
+    #[staticmethod]
+    fn _from_json(text: &str) -> PyResult<PyOp> {
+        serde_json::from_str(text).map(PyOp).map_err(|e| to_py(Error::Snapshot(e.to_string())))
+    }
+}
+
+/// What a batch run did.
+#[pyclass(frozen, name = "BatchResult", module = "mtgsim._core")]
+pub struct PyBatchResult(BatchResult);
+
+#[pymethods]
+impl PyBatchResult {
+    #[new]
+    fn new(repetitions: u64, operations: u64, games_over: u64, library_cards: u64) -> Self {
+        PyBatchResult(BatchResult { repetitions, operations, games_over, library_cards })
+    }
+    #[getter]
+    fn repetitions(&self) -> u64 {
+        self.0.repetitions
+    }
+    #[getter]
+    fn operations(&self) -> u64 {
+        self.0.operations
+    }
+    #[getter]
+    fn games_over(&self) -> u64 {
+        self.0.games_over
+    }
+    #[getter]
+    fn library_cards(&self) -> u64 {
+        self.0.library_cards
+    }
+    fn __repr__(&self) -> String {
+        let r = &self.0;
+        format!("BatchResult(repetitions={}, operations={}, games_over={}, library_cards={})", r.repetitions, r.operations, r.games_over, r.library_cards)
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (u64, u64, u64, u64))> {
+        let r = &slf.get().0;
+        Ok((slf.get_type().into_any(), (r.repetitions, r.operations, r.games_over, r.library_cards)))
+    }
+}
+
+/// The game's portable generator, exposed for reproducing its numbers.
+#[pyclass(name = "Rng", module = "mtgsim._core")]
+pub struct PyRng(Rng);
+
+#[pymethods]
+impl PyRng {
+    #[new]
+    fn new(seed: u64) -> Self {
+        PyRng(Rng::new(seed))
+    }
+    fn next_u64(&mut self) -> u64 {
+        self.0.next_u64()
+    }
+    fn below(&mut self, n: u64) -> PyResult<u64> {
+        if n == 0 {
+            return Err(to_py(invalid("below(n) needs n > 0")));
+        }
+        Ok(self.0.below(n))
+    }
+    /// Shuffles a list in place, exactly as the engine shuffles a library.
+    fn shuffle(&mut self, items: &Bound<'_, PyList>) -> PyResult<()> {
+        for i in (1..items.len()).rev() {
+            let j = self.0.below(i as u64 + 1) as usize;
+            if i != j {
+                let (a, b) = (items.get_item(i)?, items.get_item(j)?);
+                items.set_item(i, b)?;
+                items.set_item(j, a)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+// ----- the game -----------------------------------------------------------------------------
+
+/// A game of Magic. See the `mtgsim` package documentation.
+#[pyclass(name = "Game", module = "mtgsim._core")]
+pub struct PyGame {
+    game: Game,
+    /// Python callables answering for players (the slow path); those players' seats are
+    /// `Manual` inside the engine.
+    callbacks: Vec<Option<Py<PyAny>>>,
+}
+
+impl PyGame {
+    fn wrap(game: Game) -> PyGame {
+        let n = game.num_players();
+        PyGame { game, callbacks: (0..n).map(|_| None).collect() }
+    }
+
+    fn has_callbacks(&self) -> bool {
+        self.callbacks.iter().any(Option::is_some)
+    }
+
+    fn object_view(&self, id: ObjId) -> Result<PyGameObject, Error> {
+        let o = self.game.object(id)?;
+        Ok(PyGameObject {
+            id: id.0,
+            card: self.game.card(id)?.clone(),
+            owner: o.owner,
+            controller: o.controller,
+            zone: o.zone.kind.name(),
+            tapped: o.tapped,
+            counters: o.counters.iter().map(|(k, n)| (k.to_string(), n)).collect(),
+        })
+    }
+
+    /// Runs an action that may stop for decisions, answering those of players with Python
+    /// callbacks. If a callback fails or answers wrongly, the game goes back to how it was.
+    fn act(slf: &Bound<'_, Self>, f: impl FnOnce(&mut Game) -> Result<Progress, Error>) -> PyResult<Option<Vec<u64>>> {
+        let snapshot = {
+            let me = slf.borrow();
+            me.has_callbacks().then(|| me.game.clone())
+        };
+        let first = f(&mut slf.borrow_mut().game).py_err()?;
+        Self::drive(slf, first).inspect_err(|_| {
+            if let Some(s) = snapshot {
+                slf.borrow_mut().game = s;
+            }
+        })
+    }
+
+    fn drive(slf: &Bound<'_, Self>, mut progress: Progress) -> PyResult<Option<Vec<u64>>> {
+        let py = slf.py();
+        loop {
+            match progress {
+                Progress::Done(v) => return Ok(Some(ids(&v))),
+                Progress::Paused => {
+                    let (callback, decision) = {
+                        let me = slf.borrow();
+                        let d = me.game.pending().expect("paused means a decision is pending").clone();
+                        match &me.callbacks[d.player as usize] {
+                            Some(cb) => (cb.clone_ref(py), d),
+                            None => return Ok(None),
+                        }
+                    };
+                    let answer = callback.call1(py, (slf, PyDecision(decision)))?;
+                    let answer = answer_from_py(answer.bind(py))?;
+                    progress = slf.borrow_mut().game.answer(answer).py_err()?;
+                }
+            }
+        }
+    }
+
+    fn zone_list(&self, kind: ZoneKind, p: i64) -> PyResult<Vec<u64>> {
+        let p = player(p, &self.game)?;
+        Ok(ids(&self.game.zone(p, kind).py_err()?))
+    }
+}
+
+#[pymethods]
+impl PyGame {
+    #[new]
+    #[pyo3(signature = (num_players = 2, seed = 0))]
+    fn new(num_players: i64, seed: u64) -> PyResult<PyGame> {
+        if num_players < 0 {
+            return Err(to_py(invalid(format!("a game needs 2 to {} players, not {num_players}", crate::game::MAX_PLAYERS))));
+        }
+        Ok(PyGame::wrap(Game::new(num_players as usize, seed).py_err()?))
+    }
+
+    #[staticmethod]
+    #[pyo3(signature = (decks, seed = 0, *, starting_life = 20, hand_size = 7))]
+    fn from_decks(decks: Vec<Vec<String>>, seed: u64, starting_life: i64, hand_size: i64) -> PyResult<PyGame> {
+        let hand_size = check_count(hand_size, "hand size").py_err()?;
+        if !(1..=crate::game::MAX_COUNT).contains(&starting_life) {
+            return Err(to_py(invalid(format!("starting life must be from 1 to {}, not {starting_life}", crate::game::MAX_COUNT))));
+        }
+        let setup = Setup { starting_life: starting_life as i32, hand_size };
+        Ok(PyGame::wrap(Game::from_decks(&decks, seed, &setup, CardDb::builtin()).py_err()?))
+    }
+
+    #[getter]
+    fn num_players(&self) -> usize {
+        self.game.num_players()
+    }
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.game.seed()
+    }
+    #[getter]
+    fn turn(&self) -> u32 {
+        self.game.turn()
+    }
+    #[getter]
+    fn get_active_player(&self) -> usize {
+        self.game.active_player()
+    }
+    #[setter]
+    fn set_active_player(&mut self, p: i64) -> PyResult<()> {
+        let p = player(p, &self.game)?;
+        self.game.set_active_player(p).py_err()
+    }
+
+    // --- positions ---
+
+    #[pyo3(signature = (player, zone, names, position = "top"))]
+    fn add_cards(&mut self, player: i64, zone: &str, names: Vec<String>, position: &str) -> PyResult<Vec<u64>> {
+        let p = self::player(player, &self.game)?;
+        let (kind, pos) = (zone_kind(zone)?, self::position(position)?);
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        Ok(ids(&self.game.add_cards(p, kind, &names, pos, CardDb::builtin()).py_err()?))
+    }
+    fn library(&self, player: i64) -> PyResult<Vec<u64>> {
+        self.zone_list(ZoneKind::Library, player)
+    }
+    fn hand(&self, player: i64) -> PyResult<Vec<u64>> {
+        self.zone_list(ZoneKind::Hand, player)
+    }
+    fn graveyard(&self, player: i64) -> PyResult<Vec<u64>> {
+        self.zone_list(ZoneKind::Graveyard, player)
+    }
+    fn outside(&self, player: i64) -> PyResult<Vec<u64>> {
+        self.zone_list(ZoneKind::Outside, player)
+    }
+    fn battlefield(&self) -> PyResult<Vec<u64>> {
+        self.zone_list(ZoneKind::Battlefield, 0)
+    }
+    fn exile(&self) -> PyResult<Vec<u64>> {
+        self.zone_list(ZoneKind::Exile, 0)
+    }
+    fn stack(&self) -> PyResult<Vec<u64>> {
+        self.zone_list(ZoneKind::Stack, 0)
+    }
+    fn command(&self) -> PyResult<Vec<u64>> {
+        self.zone_list(ZoneKind::Command, 0)
+    }
+    #[pyo3(signature = (zone, player = 0))]
+    fn zone(&self, zone: &str, player: i64) -> PyResult<Vec<u64>> {
+        self.zone_list(zone_kind(zone)?, player)
+    }
+    fn object(&self, id: i64) -> PyResult<PyGameObject> {
+        self.object_view(obj(id)?).py_err()
+    }
+    fn name(&self, id: i64) -> PyResult<String> {
+        Ok(self.game.card(obj(id)?).py_err()?.name.to_string())
+    }
+    fn life(&self, player: i64) -> PyResult<i32> {
+        self.game.life(self::player(player, &self.game)?).py_err()
+    }
+    fn set_life(&mut self, player: i64, life: i64) -> PyResult<()> {
+        let p = self::player(player, &self.game)?;
+        self.game.set_life(p, life).py_err()
+    }
+    fn player_counters<'py>(&self, py: Python<'py>, player: i64) -> PyResult<Bound<'py, PyDict>> {
+        let st = self.game.player(self::player(player, &self.game)?).py_err()?;
+        let d = PyDict::new(py);
+        for (k, n) in st.counters.iter() {
+            d.set_item(k, n)?;
+        }
+        Ok(d)
+    }
+    #[pyo3(signature = (player, kind, n = 1))]
+    fn add_player_counters(&mut self, player: i64, kind: &str, n: i64) -> PyResult<()> {
+        let p = self::player(player, &self.game)?;
+        check_count(n, "number of counters").py_err()?;
+        self.game.change_player_counters(p, kind, n).py_err()
+    }
+    #[pyo3(signature = (player, kind, n = 1))]
+    fn remove_player_counters(&mut self, player: i64, kind: &str, n: i64) -> PyResult<()> {
+        let p = self::player(player, &self.game)?;
+        check_count(n, "number of counters").py_err()?;
+        self.game.change_player_counters(p, kind, -n).py_err()
+    }
+    #[pyo3(signature = (id, kind, n = 1))]
+    fn add_counters(&mut self, id: i64, kind: &str, n: i64) -> PyResult<()> {
+        check_count(n, "number of counters").py_err()?;
+        self.game.change_object_counters(obj(id)?, kind, n).py_err()
+    }
+    #[pyo3(signature = (id, kind, n = 1))]
+    fn remove_counters(&mut self, id: i64, kind: &str, n: i64) -> PyResult<()> {
+        check_count(n, "number of counters").py_err()?;
+        self.game.change_object_counters(obj(id)?, kind, -n).py_err()
+    }
+    #[pyo3(signature = (id, tapped = true))]
+    fn set_tapped(&mut self, id: i64, tapped: bool) -> PyResult<()> {
+        self.game.set_tapped(obj(id)?, tapped).py_err()
+    }
+    fn concede(&mut self, player: i64) -> PyResult<()> {
+        let p = self::player(player, &self.game)?;
+        self.game.concede(p).py_err()
+    }
+
+    // --- actions ---
+
+    #[pyo3(signature = (player, n = 1))]
+    fn draw(&mut self, player: i64, n: i64) -> PyResult<Vec<u64>> {
+        let p = self::player(player, &self.game)?;
+        Ok(ids(&self.game.draw(p, n).py_err()?))
+    }
+    fn mill(&mut self, player: i64, n: i64) -> PyResult<Vec<u64>> {
+        let p = self::player(player, &self.game)?;
+        Ok(ids(&self.game.mill(p, n).py_err()?))
+    }
+    fn mill_each(&mut self, players: Vec<i64>, n: i64) -> PyResult<Vec<Vec<u64>>> {
+        let ps = self::players(players, &self.game)?;
+        Ok(self.game.mill_each(&ps, n).py_err()?.iter().map(|v| ids(v)).collect())
+    }
+    fn mill_opponents(&mut self, player: i64, n: i64) -> PyResult<Vec<Vec<u64>>> {
+        let p = self::player(player, &self.game)?;
+        Ok(self.game.mill_opponents(p, n).py_err()?.iter().map(|v| ids(v)).collect())
+    }
+    fn pay_mill_cost(&mut self, player: i64, n: i64) -> PyResult<Vec<u64>> {
+        let p = self::player(player, &self.game)?;
+        Ok(ids(&self.game.pay_mill_cost(p, n).py_err()?))
+    }
+    #[pyo3(signature = (player, n = 1, *, random = false, chooser = None))]
+    fn discard(slf: &Bound<'_, Self>, player: i64, n: i64, random: bool, chooser: Option<i64>) -> PyResult<Option<Vec<u64>>> {
+        let (p, mode) = {
+            let me = slf.borrow();
+            let p = self::player(player, &me.game)?;
+            let mode = match (random, chooser) {
+                (true, Some(_)) => return Err(to_py(invalid("a random discard has no chooser"))),
+                (true, None) => DiscardMode::Random,
+                (false, Some(c)) if self::player(c, &me.game)? != p => DiscardMode::ChosenBy(c as u8),
+                (false, _) => DiscardMode::Choose,
+            };
+            (p, mode)
+        };
+        Self::act(slf, |g| g.discard(p, n, mode))
+    }
+    fn shuffle(&mut self, player: i64) -> PyResult<()> {
+        let p = self::player(player, &self.game)?;
+        self.game.shuffle(p).py_err()
+    }
+    #[pyo3(signature = (player, description = "card", *, count = 1, to = "hand", reveal = false, shuffle = true, optional = false, library = None, tapped = false))]
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        slf: &Bound<'_, Self>,
+        player: i64,
+        description: &str,
+        count: i64,
+        to: &str,
+        reveal: bool,
+        shuffle: bool,
+        optional: bool,
+        library: Option<i64>,
+        tapped: bool,
+    ) -> PyResult<Option<Vec<u64>>> {
+        let (p, owner) = {
+            let me = slf.borrow();
+            (self::player(player, &me.game)?, self::player(library.unwrap_or(player), &me.game)?)
+        };
+        let spec = search_spec(description, count, to, reveal, shuffle, optional, tapped)?;
+        Self::act(slf, |g| g.search(p, owner, spec))
+    }
+    fn reveal(&mut self, player: i64, cards: Vec<i64>) -> PyResult<()> {
+        let p = self::player(player, &self.game)?;
+        let cards = cards.into_iter().map(obj).collect::<PyResult<Vec<_>>>()?;
+        self.game.reveal(p, &cards).py_err()
+    }
+    #[pyo3(name = "move", signature = (id, zone, *, position = "top", tapped = false, controller = None))]
+    fn move_(&mut self, id: i64, zone: &str, position: &str, tapped: bool, controller: Option<i64>) -> PyResult<u64> {
+        let controller = controller.map(|c| player(c, &self.game)).transpose()?;
+        let entering = Entering { tapped, controller };
+        Ok(self.game.move_object(obj(id)?, zone_kind(zone)?, self::position(position)?, entering).py_err()?.0)
+    }
+    fn scry(slf: &Bound<'_, Self>, player: i64, n: i64) -> PyResult<()> {
+        let p = self::player(player, &slf.borrow().game)?;
+        Self::act(slf, |g| g.scry(p, n)).map(|_| ())
+    }
+    fn scry_each(slf: &Bound<'_, Self>, players: Vec<i64>, n: i64) -> PyResult<()> {
+        let ps = self::players(players, &slf.borrow().game)?;
+        Self::act(slf, |g| g.scry_each(&ps, n)).map(|_| ())
+    }
+
+    // --- decisions ---
+
+    #[getter]
+    fn pending(&self) -> Option<PyDecision> {
+        self.game.pending().cloned().map(PyDecision)
+    }
+    fn answer(slf: &Bound<'_, Self>, answer: &Bound<'_, PyAny>) -> PyResult<Option<Vec<u64>>> {
+        let answer = answer_from_py(answer)?;
+        Self::act(slf, |g| g.answer(answer))
+    }
+    fn set_policy(&mut self, player: i64, policy: &Bound<'_, PyAny>) -> PyResult<()> {
+        let p = self::player(player, &self.game)?;
+        if let Ok(name) = policy.extract::<String>() {
+            self.game.set_policy(p, Policy::parse(&name).py_err()?).py_err()?;
+            self.callbacks[p] = None;
+        } else if policy.is_callable() {
+            self.game.set_policy(p, Policy::Manual).py_err()?;
+            self.callbacks[p] = Some(policy.clone().unbind());
+        } else {
+            return Err(PyTypeError::new_err("a policy is \"random\", \"first\", \"manual\" or a callable(game, decision) -> answer"));
+        }
+        Ok(())
+    }
+    fn policy(&self, player: i64) -> PyResult<&'static str> {
+        let p = self::player(player, &self.game)?;
+        Ok(if self.callbacks[p].is_some() { "callback" } else { self.game.policy(p).py_err()?.name() })
+    }
+    fn script(&mut self, player: i64, answers: Vec<Bound<'_, PyAny>>) -> PyResult<()> {
+        let p = self::player(player, &self.game)?;
+        let answers = answers.iter().map(answer_from_py).collect::<PyResult<Vec<_>>>()?;
+        self.game.script(p, answers).py_err()
+    }
+    fn script_len(&self, player: i64) -> PyResult<usize> {
+        self.game.script_len(self::player(player, &self.game)?).py_err()
+    }
+    fn clear_script(&mut self, player: i64) -> PyResult<()> {
+        let p = self::player(player, &self.game)?;
+        self.game.clear_script(p).py_err()
+    }
+    #[getter]
+    fn get_strict(&self) -> bool {
+        self.game.strict()
+    }
+    #[setter]
+    fn set_strict(&mut self, on: bool) {
+        self.game.set_strict(on)
+    }
+
+    // --- events and results ---
+
+    #[getter]
+    fn events<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &serde_json::to_value(self.game.events()).expect("plain data"))
+    }
+    #[getter]
+    fn get_recording(&self) -> bool {
+        self.game.recording()
+    }
+    #[setter]
+    fn set_recording(&mut self, on: bool) {
+        self.game.set_recording(on)
+    }
+    fn clear_events(&mut self) {
+        self.game.clear_events()
+    }
+    #[getter]
+    fn is_over(&self) -> bool {
+        self.game.is_over()
+    }
+    #[getter]
+    fn outcome<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &self.game.view()["outcome"])
+    }
+
+    // --- copies and snapshots ---
+
+    fn clone(&self, py: Python<'_>) -> PyGame {
+        PyGame { game: self.game.clone(), callbacks: self.callbacks.iter().map(|c| c.as_ref().map(|c| c.clone_ref(py))).collect() }
+    }
+    fn __copy__(&self, py: Python<'_>) -> PyGame {
+        self.clone(py)
+    }
+    fn __deepcopy__(&self, py: Python<'_>, _memo: &Bound<'_, PyAny>) -> PyGame {
+        self.clone(py)
+    }
+    /// Pickles the whole state; Python callbacks are not pickled (those players stay manual).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let load = slf.get_type().getattr("_load")?;
+        Ok((load, (slf.borrow().game.save_json(),)))
+    }
+    #[staticmethod]
+    fn _load(state: &str) -> PyResult<PyGame> {
+        Ok(PyGame::wrap(Game::load_json(state).py_err()?))
+    }
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &self.game.view())
+    }
+    fn to_json(&self) -> String {
+        self.game.view().to_string()
+    }
+    fn check_invariants(&self) -> PyResult<()> {
+        self.game.check_invariants().py_err()
+    }
+
+    // --- bulk ---
+
+    #[pyo3(signature = (ops, repetitions, *, restore = true))]
+    fn run_batch(&self, py: Python<'_>, ops: Vec<PyRef<'_, PyOp>>, repetitions: i64, restore: bool) -> PyResult<PyBatchResult> {
+        if repetitions < 0 {
+            return Err(to_py(invalid(format!("repetitions must not be negative (got {repetitions})"))));
+        }
+        let ops: Vec<Op> = ops.iter().map(|o| o.0.clone()).collect();
+        let game = &self.game;
+        let result = py.detach(|| game.run_batch(&ops, repetitions as u64, restore)).py_err()?;
+        Ok(PyBatchResult(result))
+    }
+
+    fn __repr__(&self) -> String {
+        let g = &self.game;
+        let mut s = format!("<Game {} players, turn {}, active {}", g.num_players(), g.turn(), g.active_player());
+        for p in 0..g.num_players() {
+            let st = g.player(p).expect("in range");
+            s += &format!(" | P{p}: life {}, library {}, hand {}, graveyard {}", st.life, st.library.len(), st.hand.len(), st.graveyard.len());
+        }
+        if let Some(d) = g.pending() {
+            s += &format!(" | pending: {d}");
+        }
+        if let Some(o) = g.outcome() {
+            s += &format!(" | over, winners {:?}", o.winners);
+        }
+        s + ">"
+    }
+}
+
+#[pyfunction]
+fn card(name: &str) -> PyResult<PyCardDef> {
+    Ok(PyCardDef(CardDb::builtin().get(name).py_err()?.clone()))
+}
+
+#[pyfunction]
+fn card_names() -> Vec<String> {
+    CardDb::builtin().iter().map(|d| d.name.to_string()).collect()
+}
+
+#[pyfunction(name = "derive_seed")]
+fn py_derive_seed(seed: u64, index: u64) -> u64 {
+    derive_seed(seed, index)
+}
+
+#[pymodule]
+mod _core {
+    #[pymodule_export]
+    use super::{card, card_names, py_derive_seed, PyBatchResult, PyCardDef, PyDecision, PyGame, PyGameObject, PyOp, PyRng};
+
+    #[pymodule_init]
+    fn init(m: &pyo3::Bound<'_, pyo3::types::PyModule>) -> pyo3::PyResult<()> {
+        use pyo3::types::PyModuleMethods;
+        m.add("__version__", env!("CARGO_PKG_VERSION"))
+    }
+}

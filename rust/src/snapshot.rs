@@ -1,0 +1,125 @@
+//! Saving and inspecting whole games: the full state as JSON (what pickling uses, so a paused
+//! game resumes anywhere), a plain view for users, and the invariants every state keeps.
+
+use serde_json::{json, Value};
+
+use crate::error::{Error, Result};
+use crate::game::{Game, MAX_PLAYERS};
+use crate::object::Object;
+use crate::zone::{Zone, ZoneKind};
+
+impl Game {
+    /// The complete state, including pending work, answering arrangements and the log.
+    pub fn save_json(&self) -> String {
+        serde_json::to_string(self).expect("the game state is plain data")
+    }
+
+    /// Restores a state written by [`Game::save_json`], checking it first.
+    pub fn load_json(text: &str) -> Result<Game> {
+        let game: Game = serde_json::from_str(text).map_err(|e| Error::Snapshot(e.to_string()))?;
+        game.check_invariants().map_err(|e| Error::Snapshot(e.to_string()))?;
+        Ok(game)
+    }
+
+    /// Checks what must always hold: every object is in exactly one zone, the zone it records;
+    /// every reference points at something that exists.
+    pub fn check_invariants(&self) -> Result<()> {
+        let bad = |m: String| Err(Error::Snapshot(m));
+        let n = self.players.len();
+        if !(2..=MAX_PLAYERS).contains(&n) || self.seats.len() != n || self.active as usize >= n {
+            return bad(format!("{n} players, {} seats, active player {}", self.seats.len(), self.active));
+        }
+        let mut seen = vec![false; self.objects.len()];
+        let mut check_zone = |zone: Zone, slots: &[u32]| -> Result<()> {
+            for &s in slots {
+                let Some(o) = self.objects.get(s as usize) else { return bad(format!("slot {s} in {zone} has no object")) };
+                if std::mem::replace(&mut seen[s as usize], true) {
+                    return bad(format!("slot {s} is in more than one place"));
+                }
+                let recorded = if zone.kind.is_per_player() { o.zone } else { Zone { kind: o.zone.kind, player: zone.player } };
+                if recorded != zone {
+                    return bad(format!("slot {s} is in {zone} but records {}", o.zone));
+                }
+            }
+            Ok(())
+        };
+        for (p, st) in self.players.iter().enumerate() {
+            let p = p as u8;
+            check_zone(Zone { kind: ZoneKind::Library, player: p }, &st.library)?;
+            check_zone(Zone { kind: ZoneKind::Hand, player: p }, &st.hand)?;
+            check_zone(Zone { kind: ZoneKind::Graveyard, player: p }, &st.graveyard)?;
+            check_zone(Zone { kind: ZoneKind::Outside, player: p }, &st.outside)?;
+        }
+        for (kind, v) in [
+            (ZoneKind::Battlefield, &self.battlefield),
+            (ZoneKind::Stack, &self.stack),
+            (ZoneKind::Exile, &self.exile),
+            (ZoneKind::Command, &self.command),
+        ] {
+            check_zone(Zone { kind, player: 0 }, v)?;
+        }
+        if let Some(s) = seen.iter().position(|x| !x) {
+            return bad(format!("slot {s} is in no zone"));
+        }
+        for (s, o) in self.objects.iter().enumerate() {
+            if o.def as usize >= self.defs.len() || o.owner as usize >= n || o.controller as usize >= n || o.zone.player as usize >= n {
+                return bad(format!("object in slot {s} refers to a missing card definition or player"));
+            }
+        }
+        Ok(())
+    }
+
+    /// A plain, readable view of the position (for users, UIs and JSON export).
+    pub fn view(&self) -> Value {
+        let card = |slot: &u32| self.object_view(*slot);
+        let pile = |v: &Vec<u32>| -> Vec<Value> { v.iter().rev().map(card).collect() };
+        let players: Vec<Value> = self
+            .players
+            .iter()
+            .map(|st| {
+                json!({
+                    "life": st.life,
+                    "counters": st.counters.iter().map(|(k, n)| (k.to_string(), json!(n))).collect::<serde_json::Map<_, _>>(),
+                    "library": pile(&st.library),
+                    "hand": st.hand.iter().map(card).collect::<Vec<_>>(),
+                    "graveyard": pile(&st.graveyard),
+                    "outside": st.outside.iter().map(card).collect::<Vec<_>>(),
+                    "lost": st.lost.map(|r| r.name()),
+                })
+            })
+            .collect();
+        json!({
+            "num_players": self.players.len(),
+            "seed": self.seed,
+            "turn": self.turn,
+            "active_player": self.active,
+            "players": players,
+            "battlefield": self.battlefield.iter().map(card).collect::<Vec<_>>(),
+            "stack": self.stack.iter().map(card).collect::<Vec<_>>(),
+            "exile": self.exile.iter().map(card).collect::<Vec<_>>(),
+            "command": self.command.iter().map(card).collect::<Vec<_>>(),
+            "pending": self.pending.as_ref().map(|d| serde_json::to_value(d).expect("plain data")),
+            "outcome": self.outcome.as_ref().map(|o| json!({
+                "winners": o.winners,
+                "losers": o.losers.iter().map(|(p, r)| json!({"player": p, "reason": r.name()})).collect::<Vec<_>>(),
+            })),
+        })
+    }
+
+    fn object_view(&self, slot: u32) -> Value {
+        let o: &Object = &self.objects[slot as usize];
+        let mut v = json!({
+            "id": self.id_of(slot).0,
+            "name": &*self.defs[o.def as usize].name,
+            "owner": o.owner,
+        });
+        if o.zone.kind == ZoneKind::Battlefield {
+            v["controller"] = json!(o.controller);
+            v["tapped"] = json!(o.tapped);
+        }
+        if !o.counters.is_empty() {
+            v["counters"] = o.counters.iter().map(|(k, n)| (k.to_string(), json!(n))).collect::<serde_json::Map<_, _>>().into();
+        }
+        v
+    }
+}
