@@ -6,9 +6,19 @@ use crate::error::{invalid, Result};
 
 /// A small ordered multiset of counters by name ("+1/+1", "charge", "poison", "ticket" …).
 /// A handful of kinds at most, so a vector beats a map and keeps a stable order.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Counters(Vec<(Box<str>, u32)>);
+
+impl Clone for Counters {
+    fn clone(&self) -> Self {
+        Counters(self.0.clone())
+    }
+
+    fn clone_from(&mut self, src: &Self) {
+        self.0.clone_from(&src.0);
+    }
+}
 
 impl Counters {
     pub fn get(&self, kind: &str) -> u32 {

@@ -128,6 +128,28 @@ impl Decision {
     }
 }
 
+impl Decision {
+    /// A flat, readable form (the same fields as the Python `Decision`).
+    pub fn view(&self) -> serde_json::Value {
+        let ids = |v: &[ObjId]| v.iter().map(|o| o.0).collect::<Vec<u64>>();
+        let (options, min, max, cards) = match &self.choice {
+            Choice::Cards { options, min, max } => (ids(options), *min, *max, Vec::new()),
+            Choice::Scry { cards } => (ids(cards), 0, cards.len() as u32, ids(cards)),
+            Choice::YesNo => (Vec::new(), 0, 1, Vec::new()),
+        };
+        serde_json::json!({
+            "player": self.player,
+            "kind": self.kind(),
+            "purpose": self.purpose.name(),
+            "options": options,
+            "min": min,
+            "max": max,
+            "cards": cards,
+            "prompt": self.to_string(),
+        })
+    }
+}
+
 impl Answer {
     pub fn kind(&self) -> &'static str {
         match self {

@@ -23,7 +23,7 @@ pub const MAX_PLAYERS: usize = 16;
 pub const MAX_COUNT: i64 = 1_000_000;
 
 /// One player's state. Piles are stored bottom first, so the top card is the last element.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlayerState {
     pub life: i32,
     pub counters: Counters,
@@ -34,6 +34,30 @@ pub struct PlayerState {
     /// Set by a draw from an empty library, until state-based actions look (CR 704.5b).
     pub drew_from_empty: bool,
     pub lost: Option<LossReason>,
+    /// Has left a multiplayer game that went on (CR 800.4a).
+    #[serde(default)]
+    pub left: bool,
+}
+
+impl Clone for PlayerState {
+    fn clone(&self) -> Self {
+        let mut copy = PlayerState::new(self.life);
+        copy.clone_from(self);
+        copy
+    }
+
+    /// Field by field, so resetting a game between batch repetitions reuses every allocation.
+    fn clone_from(&mut self, src: &Self) {
+        self.life = src.life;
+        self.counters.clone_from(&src.counters);
+        self.library.clone_from(&src.library);
+        self.hand.clone_from(&src.hand);
+        self.graveyard.clone_from(&src.graveyard);
+        self.outside.clone_from(&src.outside);
+        self.drew_from_empty = src.drew_from_empty;
+        self.lost = src.lost;
+        self.left = src.left;
+    }
 }
 
 impl PlayerState {
@@ -47,6 +71,7 @@ impl PlayerState {
             outside: Vec::new(),
             drew_from_empty: false,
             lost: None,
+            left: false,
         }
     }
 }
@@ -108,6 +133,8 @@ pub struct Game {
     pub(crate) output: Vec<ObjId>,
     pub(crate) log: EventLog,
     pub(crate) outcome: Option<Outcome>,
+    /// Counters on objects (CR 122), by slot; few objects ever have any.
+    pub(crate) object_counters: Vec<(u32, Counters)>,
     /// Players who have lost, in the order they lost.
     pub(crate) losers: Vec<(u8, LossReason)>,
 }
@@ -140,6 +167,7 @@ impl Game {
             output: Vec::new(),
             log: EventLog { recording: true, events: Vec::new() },
             outcome: None,
+            object_counters: Vec::new(),
             losers: Vec::new(),
         })
     }
@@ -233,6 +261,21 @@ impl Game {
         Ok(&self.defs[o.def as usize])
     }
 
+    /// The counters on an object (CR 122).
+    pub fn counters(&self, id: ObjId) -> Result<Option<&Counters>> {
+        let slot = self.slot_of(id)?;
+        Ok(self.object_counters.iter().find(|(s, _)| *s == slot).map(|(_, c)| c))
+    }
+
+    /// The printed characteristics of the card behind an id, even if that object has since
+    /// changed zones and become a new object — for reading logs, never for rules decisions.
+    pub fn card_behind(&self, id: ObjId) -> Result<&Arc<CardDef>> {
+        match self.objects.get(id.slot() as usize) {
+            Some(o) if id.generation() <= o.generation => Ok(&self.defs[o.def as usize]),
+            _ => Err(Error::NoSuchObject(id.0)),
+        }
+    }
+
     /// Every object id that exists now, in slot order.
     pub fn object_ids(&self) -> impl Iterator<Item = ObjId> + '_ {
         (0..self.objects.len() as u32).map(|s| self.id_of(s))
@@ -324,16 +367,22 @@ impl Game {
         for def in &defs {
             let def = self.def_index(def);
             let slot = self.objects.len() as u32;
-            self.objects.push(Object { def, generation: 0, owner, controller: owner, zone, tapped: false, counters: Counters::default() });
+            self.objects.push(Object { def, generation: 0, owner, controller: owner, zone, tapped: false });
             slots.push(slot);
             ids.push(ObjId::new(slot, 0));
         }
-        // Stored bottom first: the first-listed name must end up nearest the top.
+        let pile = matches!(kind, ZoneKind::Library | ZoneKind::Graveyard);
         let v = self.zone_slots_mut(zone);
-        match pos {
-            Position::Top => v.extend(slots.iter().rev()),
-            Position::Bottom => {
+        match (pile, pos) {
+            // Piles are stored bottom first: the first-listed name ends nearest the top.
+            (true, Position::Top) => v.extend(slots.iter().rev()),
+            (true, Position::Bottom) => {
                 v.splice(0..0, slots.iter().rev().copied());
+            }
+            // Other zones list in arrival order: the names arrive in the order given.
+            (false, Position::Top) => v.extend_from_slice(&slots),
+            (false, Position::Bottom) => {
+                v.splice(0..0, slots.iter().copied());
             }
         }
         Ok(ids)
@@ -376,12 +425,24 @@ impl Game {
         let slot = self.slot_of(id)?;
         validate_kind(kind)?;
         check_count(delta.abs(), "counter change")?;
-        let counters = &mut self.objects[slot as usize].counters;
-        if delta >= 0 {
+        let i = match self.object_counters.iter().position(|(s, _)| *s == slot) {
+            Some(i) => i,
+            None => {
+                self.object_counters.push((slot, Counters::default()));
+                self.object_counters.len() - 1
+            }
+        };
+        let counters = &mut self.object_counters[i].1;
+        let removed = if delta >= 0 {
             counters.add(kind, delta as u32);
+            Ok(())
         } else {
-            counters.remove(kind, (-delta) as u32)?;
+            counters.remove(kind, (-delta) as u32)
+        };
+        if counters.is_empty() {
+            self.object_counters.swap_remove(i);
         }
+        removed?;
         self.log.push_with(|| Event::ObjectCountersChanged { card: id, counter: kind.to_string(), delta });
         Ok(())
     }
@@ -395,9 +456,17 @@ impl Game {
     }
 
     /// The player concedes (CR 104.3a).
+    /// A player may concede at any time (CR 104.3a), even while a decision is pending; an
+    /// action in progress then stops where it is (what it already did stays done).
     pub fn concede(&mut self, player: usize) -> Result<()> {
-        self.ensure_idle()?;
+        if self.outcome.is_some() {
+            return Err(Error::GameOver);
+        }
         let p = self.check_live_player(player)?;
+        self.frames.clear();
+        self.pending = None;
+        self.answer = None;
+        self.output.clear();
         self.lose(p, LossReason::Conceded);
         self.check_state_based_actions();
         Ok(())
@@ -462,8 +531,9 @@ impl Game {
         if self.outcome.is_some() {
             return;
         }
+        let mut remaining = 0;
         for p in 0..self.players.len() {
-            let st = &self.players[p];
+            let st = &mut self.players[p];
             if st.lost.is_some() {
                 continue;
             }
@@ -471,23 +541,45 @@ impl Game {
                 Some(LossReason::Life)
             } else if st.drew_from_empty {
                 Some(LossReason::EmptyLibrary)
-            } else if st.counters.get("poison") >= 10 {
+            } else if !st.counters.is_empty() && st.counters.get("poison") >= 10 {
                 Some(LossReason::Poison)
             } else {
                 None
             };
-            if let Some(r) = reason {
-                self.lose(p as u8, r);
+            st.drew_from_empty = false;
+            match reason {
+                Some(r) => self.lose(p as u8, r),
+                None => remaining += 1,
             }
         }
-        for st in &mut self.players {
-            st.drew_from_empty = false;
+        if remaining >= 2 {
+            // CR 800.4a: in a multiplayer game that goes on, the players who lost leave it,
+            // and so does everything they own.
+            let left: Vec<u8> = self.losers.iter().map(|&(p, _)| p).filter(|&p| !self.players[p as usize].left).collect();
+            for p in left {
+                self.leave_game(p);
+            }
+            return;
         }
-        let remaining: Vec<u8> = (0..self.players.len() as u8).filter(|&p| self.players[p as usize].lost.is_none()).collect();
-        if remaining.len() <= 1 {
+        {
+            let winners: Vec<u8> = (0..self.players.len() as u8).filter(|&p| self.players[p as usize].lost.is_none()).collect();
             let losers = self.losers.clone();
-            self.log.push_with(|| Event::GameOver { winners: remaining.clone() });
-            self.outcome = Some(Outcome { winners: remaining, losers });
+            self.log.push_with(|| Event::GameOver { winners: winners.clone() });
+            self.outcome = Some(Outcome { winners, losers });
+        }
+    }
+
+    /// CR 800.4a: every object the player owns leaves the game (it goes outside the game, so
+    /// no card is lost to the count), and objects they control but don't own are exiled.
+    fn leave_game(&mut self, p: u8) {
+        self.players[p as usize].left = true;
+        for slot in 0..self.objects.len() as u32 {
+            let o = self.objects[slot as usize];
+            if o.owner == p && o.zone.kind != ZoneKind::Outside {
+                self.move_slot(slot, ZoneKind::Outside, Position::Top);
+            } else if o.owner != p && o.controller == p && o.zone.kind == ZoneKind::Battlefield {
+                self.move_slot(slot, ZoneKind::Exile, Position::Top);
+            }
         }
     }
 
@@ -607,6 +699,9 @@ impl Game {
 
     /// Puts a card that is in no zone's vector into `to` as a new object.
     pub(crate) fn place(&mut self, slot: u32, to: ZoneKind, pos: Position) -> ObjId {
+        if !self.object_counters.is_empty() {
+            self.object_counters.retain(|(s, _)| *s != slot); // CR 122.2
+        }
         let o = &mut self.objects[slot as usize];
         let zone = Zone { kind: to, player: o.owner };
         o.become_new(zone);
@@ -642,6 +737,7 @@ impl Game {
         self.log.recording = src.log.recording;
         self.log.events.clone_from(&src.log.events);
         self.outcome.clone_from(&src.outcome);
+        self.object_counters.clone_from(&src.object_counters);
         self.losers.clone_from(&src.losers);
     }
 }

@@ -8,7 +8,6 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::counters::Counters;
 use crate::zone::Zone;
 
 /// The id of one object: the card's slot in the low 32 bits, its generation in the high 32.
@@ -37,8 +36,10 @@ impl fmt::Display for ObjId {
     }
 }
 
-/// One card (or, later, token) and the state it has as the object it currently is.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// One card (or, later, token) and the state it has as the object it currently is. Plain
+/// `Copy` data, so cloning a game copies the object table in one go; the rare counters on
+/// objects live in a side table (`Game::object_counters`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Object {
     /// Index of the definition in the game's card table.
     pub def: u32,
@@ -50,17 +51,15 @@ pub struct Object {
     pub controller: u8,
     pub zone: Zone,
     pub tapped: bool,
-    pub counters: Counters,
 }
 
 impl Object {
-    /// Forgets everything the previous object had (CR 400.7, 122.2): a new object is untapped,
-    /// has no counters and is controlled by its owner.
+    /// Forgets everything the previous object had (CR 400.7): a new object is untapped and
+    /// controlled by its owner. (Its counters are dropped by `Game::place`, CR 122.2.)
     pub(crate) fn become_new(&mut self, zone: Zone) {
         self.generation = self.generation.wrapping_add(1);
         self.zone = zone;
         self.tapped = false;
         self.controller = self.owner;
-        self.counters.clear();
     }
 }

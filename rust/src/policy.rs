@@ -94,10 +94,23 @@ fn random_answer(d: &Decision, rng: &mut Rng) -> Answer {
 }
 
 /// One player's answering arrangements.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Seat {
     pub policy: Policy,
     /// Answers given up front, used before the policy.
     pub script: VecDeque<Answer>,
     pub rng: Rng,
+}
+
+impl Clone for Seat {
+    fn clone(&self) -> Self {
+        Seat { policy: self.policy, script: self.script.clone(), rng: self.rng.clone() }
+    }
+
+    /// Field by field, so batch resets reuse the script's allocation.
+    fn clone_from(&mut self, src: &Self) {
+        self.policy = src.policy;
+        self.script.clone_from(&src.script);
+        self.rng.clone_from(&src.rng);
+    }
 }

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyDict, PyList, PySequence, PyString, PyType};
@@ -71,6 +71,36 @@ impl<T> OrPy<T> for Result<T, Error> {
 
 // ----- argument conversion ------------------------------------------------------------------
 
+/// A Python int of any size. Values beyond i64 saturate, so the engine's own range checks
+/// report them (an absurd count, a player or object that doesn't exist) instead of PyO3's
+/// OverflowError.
+#[derive(Copy, Clone)]
+struct Int(i64);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Int {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Int> {
+        match obj.extract::<i64>() {
+            Ok(v) => Ok(Int(v)),
+            Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => Ok(Int(if obj.lt(0)? { i64::MIN } else { i64::MAX })),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+impl From<Int> for i64 {
+    fn from(i: Int) -> i64 {
+        i.0
+    }
+}
+
+/// Seeds are any integer from 0 to 2^64 - 1.
+fn seed(s: &Bound<'_, PyAny>) -> PyResult<u64> {
+    let v: i128 = s.extract().map_err(|_| to_py(invalid("a seed is an integer from 0 to 2**64 - 1")))?;
+    u64::try_from(v).map_err(|_| to_py(invalid(format!("seed {v} is out of range (0 to 2**64 - 1)"))))
+}
+
 fn player(p: i64, game: &Game) -> PyResult<usize> {
     if p < 0 || p as usize >= game.num_players() {
         return Err(to_py(Error::NoSuchPlayer { player: p, max: game.num_players() - 1 }));
@@ -89,8 +119,21 @@ fn obj(id: i64) -> PyResult<ObjId> {
     Ok(ObjId(id as u64))
 }
 
+/// Player indexes in operations are checked against the game when the batch runs.
+fn op_player(p: i64) -> PyResult<usize> {
+    if p < 0 {
+        return Err(to_py(Error::NoSuchPlayer { player: p, max: crate::game::MAX_PLAYERS - 1 }));
+    }
+    Ok(p as usize)
+}
+
 fn ids(v: &[ObjId]) -> Vec<u64> {
     v.iter().map(|o| o.0).collect()
+}
+
+/// Object ids straight into a Python list (the hot return path of draw and mill).
+fn id_list_py<'py>(py: Python<'py>, v: &[ObjId]) -> PyResult<Bound<'py, PyList>> {
+    PyList::new(py, v.iter().map(|o| o.0))
 }
 
 fn zone_kind(s: &str) -> PyResult<ZoneKind> {
@@ -205,6 +248,17 @@ pub struct PyCardDef(Arc<CardDef>);
 
 #[pymethods]
 impl PyCardDef {
+    /// A card definition from the fields of common card data; invalid fields raise
+    /// InvalidCardError (or MalformedCostError for the cost) naming the card and the field.
+    #[new]
+    #[pyo3(signature = (name, mana_cost, type_line, oracle_text = String::new(), power = None, toughness = None, loyalty = None), text_signature = "(name, mana_cost, type_line, oracle_text='', power=None, toughness=None, loyalty=None)")]
+    fn new(name: String, mana_cost: String, type_line: String, oracle_text: String, power: Option<String>, toughness: Option<String>, loyalty: Option<String>) -> PyResult<Self> {
+        if let Err(e) = crate::mana::ManaCost::parse(&mana_cost) {
+            return Err(to_py(e));
+        }
+        let record = crate::card::CardRecord { name, mana_cost, type_line, oracle_text, power, toughness, loyalty };
+        Ok(PyCardDef(Arc::new(CardDef::from_record(record).py_err()?)))
+    }
     #[getter]
     fn name(&self) -> &str {
         &self.0.name
@@ -295,6 +349,23 @@ pub struct PyGameObject {
 
 #[pymethods]
 impl PyGameObject {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (u64, String, u8, u8, &'static str, bool, Vec<(String, u32)>))> {
+        let o = slf.get();
+        let card = serde_json::to_string(&*o.card).expect("plain data");
+        Ok((slf.get_type().getattr("_restore")?, (o.id, card, o.owner, o.controller, o.zone, o.tapped, o.counters.clone())))
+    }
+    #[staticmethod]
+    fn _restore(id: u64, card: &str, owner: u8, controller: u8, zone: &str, tapped: bool, counters: Vec<(String, u32)>) -> PyResult<PyGameObject> {
+        let card: CardDef = serde_json::from_str(card).map_err(|e| to_py(Error::Snapshot(e.to_string())))?;
+        let zone = ZoneKind::parse(zone).py_err()?.name();
+        Ok(PyGameObject { id, card: Arc::new(card), owner, controller, zone, tapped, counters })
+    }
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<PyGameObject>().is_ok_and(|o| {
+            let o = o.get();
+            (o.id, o.owner, o.controller, o.zone, o.tapped, &o.counters) == (self.id, self.owner, self.controller, self.zone, self.tapped, &self.counters) && *o.card == *self.card
+        })
+    }
     #[getter]
     fn name(&self) -> &str {
         &self.card.name
@@ -312,10 +383,13 @@ impl PyGameObject {
         Ok(d)
     }
     fn __repr__(&self) -> String {
-        let zone = if matches!(self.zone, "library" | "hand" | "graveyard" | "outside") {
-            format!("in player {}'s {}", self.owner, self.zone)
-        } else {
-            format!("on the {} (controller {})", self.zone, self.controller)
+        let zone = match self.zone {
+            "library" | "hand" | "graveyard" => format!("in player {}'s {}", self.owner, self.zone),
+            "outside" => format!("outside the game (owner {})", self.owner),
+            "battlefield" => format!("on the battlefield (controller {})", self.controller),
+            "stack" => format!("on the stack (controller {})", self.controller),
+            "exile" => "in exile".to_string(),
+            _ => "in the command zone".to_string(),
         };
         format!("<GameObject {} {:?} {zone}{}>", self.id, &*self.card.name, if self.tapped { ", tapped" } else { "" })
     }
@@ -374,7 +448,7 @@ impl PyDecision {
         self.0.to_string()
     }
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        json_to_py(py, &serde_json::to_value(&self.0).expect("plain data"))
+        json_to_py(py, &self.0.view())
     }
     fn __repr__(&self) -> String {
         format!("<Decision {}: {} {:?}>", self.0.kind(), self.0, self.options())
@@ -400,40 +474,53 @@ pub struct PyOp(Op);
 #[pymethods]
 impl PyOp {
     #[staticmethod]
-    #[pyo3(signature = (player, n = 1))]
-    fn draw(player: usize, n: i64) -> PyResult<PyOp> {
+    #[pyo3(signature = (player, n = Int(1)), text_signature = "(player, n=1)")]
+    fn draw(player: Int, n: Int) -> PyResult<PyOp> {
+        let player: i64 = player.0;
+        let n: i64 = n.0;
         check_count(n, "number of cards to draw").py_err()?;
-        Ok(PyOp(Op::Draw { player, n }))
+        Ok(PyOp(Op::Draw { player: op_player(player)?, n }))
     }
     #[staticmethod]
-    fn mill(player: usize, n: i64) -> PyResult<PyOp> {
+    fn mill(player: Int, n: Int) -> PyResult<PyOp> {
+        let player: i64 = player.0;
+        let n: i64 = n.0;
         check_count(n, "number of cards to mill").py_err()?;
-        Ok(PyOp(Op::Mill { player, n }))
+        Ok(PyOp(Op::Mill { player: op_player(player)?, n }))
     }
     #[staticmethod]
-    fn mill_opponents(player: usize, n: i64) -> PyResult<PyOp> {
+    fn mill_opponents(player: Int, n: Int) -> PyResult<PyOp> {
+        let player: i64 = player.0;
+        let n: i64 = n.0;
         check_count(n, "number of cards to mill").py_err()?;
-        Ok(PyOp(Op::MillOpponents { player, n }))
+        Ok(PyOp(Op::MillOpponents { player: op_player(player)?, n }))
     }
     #[staticmethod]
-    #[pyo3(signature = (player, n = 1, random = false))]
-    fn discard(player: usize, n: i64, random: bool) -> PyResult<PyOp> {
+    #[pyo3(signature = (player, n = Int(1), random = false), text_signature = "(player, n=1, random=False)")]
+    fn discard(player: Int, n: Int, random: bool) -> PyResult<PyOp> {
+        let player: i64 = player.0;
+        let n: i64 = n.0;
         check_count(n, "number of cards to discard").py_err()?;
-        Ok(PyOp(Op::Discard { player, n, mode: if random { DiscardMode::Random } else { DiscardMode::Choose } }))
+        Ok(PyOp(Op::Discard { player: op_player(player)?, n, mode: if random { DiscardMode::Random } else { DiscardMode::Choose } }))
     }
     #[staticmethod]
-    fn shuffle(player: usize) -> PyOp {
-        PyOp(Op::Shuffle { player })
+    fn shuffle(player: Int) -> PyResult<PyOp> {
+        let player: i64 = player.0;
+        Ok(PyOp(Op::Shuffle { player: op_player(player)? }))
     }
     #[staticmethod]
-    #[pyo3(signature = (player, description = "card", count = 1, to = "hand", reveal = false, shuffle = true))]
-    fn search(player: usize, description: &str, count: i64, to: &str, reveal: bool, shuffle: bool) -> PyResult<PyOp> {
-        Ok(PyOp(Op::Search { player, spec: search_spec(description, count, to, reveal, shuffle, false, false)? }))
+    #[pyo3(signature = (player, description = "card", count = Int(1), to = "hand", reveal = false, shuffle = true), text_signature = "(player, description='card', count=1, to='hand', reveal=False, shuffle=True)")]
+    fn search(player: Int, description: &str, count: Int, to: &str, reveal: bool, shuffle: bool) -> PyResult<PyOp> {
+        let player: i64 = player.0;
+        let count: i64 = count.0;
+        Ok(PyOp(Op::Search { player: op_player(player)?, spec: search_spec(description, count, to, reveal, shuffle, false, false)? }))
     }
     #[staticmethod]
-    fn scry(player: usize, n: i64) -> PyResult<PyOp> {
+    fn scry(player: Int, n: Int) -> PyResult<PyOp> {
+        let player: i64 = player.0;
+        let n: i64 = n.0;
         check_count(n, "scry amount").py_err()?;
-        Ok(PyOp(Op::Scry { player, n }))
+        Ok(PyOp(Op::Scry { player: op_player(player)?, n }))
     }
     fn __repr__(&self) -> String {
         format!("<Op {}>", serde_json::to_string(&self.0).expect("plain data"))
@@ -494,8 +581,15 @@ pub struct PyRng(Rng);
 #[pymethods]
 impl PyRng {
     #[new]
-    fn new(seed: u64) -> Self {
-        PyRng(Rng::new(seed))
+    fn new(seed: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Ok(PyRng(Rng::new(self::seed(seed)?)))
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, ([u64; 4],))> {
+        Ok((slf.get_type().getattr("_from_state")?, (slf.borrow().0.state(),)))
+    }
+    #[staticmethod]
+    fn _from_state(state: [u64; 4]) -> PyResult<PyRng> {
+        Rng::from_state(state).map(PyRng).ok_or_else(|| to_py(Error::Snapshot("an all-zero generator state".into())))
     }
     fn next_u64(&mut self) -> u64 {
         self.0.next_u64()
@@ -550,21 +644,24 @@ impl PyGame {
             controller: o.controller,
             zone: o.zone.kind.name(),
             tapped: o.tapped,
-            counters: o.counters.iter().map(|(k, n)| (k.to_string(), n)).collect(),
+            counters: self.game.counters(id)?.map(|c| c.iter().map(|(k, n)| (k.to_string(), n)).collect()).unwrap_or_default(),
         })
     }
 
     /// Runs an action that may stop for decisions, answering those of players with Python
     /// callbacks. If a callback fails or answers wrongly, the game goes back to how it was.
     fn act(slf: &Bound<'_, Self>, f: impl FnOnce(&mut Game) -> Result<Progress, Error>) -> PyResult<Option<Vec<u64>>> {
+        let py = slf.py();
         let snapshot = {
             let me = slf.borrow();
-            me.has_callbacks().then(|| me.game.clone())
+            me.has_callbacks().then(|| (me.game.clone(), me.callbacks.iter().map(|c| c.as_ref().map(|c| c.clone_ref(py))).collect::<Vec<_>>()))
         };
         let first = f(&mut slf.borrow_mut().game).py_err()?;
         Self::drive(slf, first).inspect_err(|_| {
-            if let Some(s) = snapshot {
-                slf.borrow_mut().game = s;
+            if let Some((game, callbacks)) = snapshot {
+                let mut me = slf.borrow_mut();
+                me.game = game;
+                me.callbacks = callbacks;
             }
         })
     }
@@ -600,8 +697,10 @@ impl PyGame {
 #[pymethods]
 impl PyGame {
     #[new]
-    #[pyo3(signature = (num_players = 2, seed = 0))]
-    fn new(num_players: i64, seed: u64) -> PyResult<PyGame> {
+    #[pyo3(signature = (num_players = Int(2), seed = None), text_signature = "(num_players=2, seed=None)")]
+    fn new(num_players: Int, seed: Option<&Bound<'_, PyAny>>) -> PyResult<PyGame> {
+        let seed = seed.map(self::seed).transpose()?.unwrap_or(0);
+        let num_players: i64 = num_players.0;
         if num_players < 0 {
             return Err(to_py(invalid(format!("a game needs 2 to {} players, not {num_players}", crate::game::MAX_PLAYERS))));
         }
@@ -609,8 +708,11 @@ impl PyGame {
     }
 
     #[staticmethod]
-    #[pyo3(signature = (decks, seed = 0, *, starting_life = 20, hand_size = 7))]
-    fn from_decks(decks: Vec<Vec<String>>, seed: u64, starting_life: i64, hand_size: i64) -> PyResult<PyGame> {
+    #[pyo3(signature = (decks, seed = None, *, starting_life = Int(20), hand_size = Int(7)), text_signature = "(decks, seed=None, *, starting_life=20, hand_size=7)")]
+    fn from_decks(decks: Vec<Vec<String>>, seed: Option<&Bound<'_, PyAny>>, starting_life: Int, hand_size: Int) -> PyResult<PyGame> {
+        let seed = seed.map(self::seed).transpose()?.unwrap_or(0);
+        let starting_life: i64 = starting_life.0;
+        let hand_size: i64 = hand_size.0;
         let hand_size = check_count(hand_size, "hand size").py_err()?;
         if !(1..=crate::game::MAX_COUNT).contains(&starting_life) {
             return Err(to_py(invalid(format!("starting life must be from 1 to {}, not {starting_life}", crate::game::MAX_COUNT))));
@@ -636,7 +738,8 @@ impl PyGame {
         self.game.active_player()
     }
     #[setter]
-    fn set_active_player(&mut self, p: i64) -> PyResult<()> {
+    fn set_active_player(&mut self, p: Int) -> PyResult<()> {
+        let p: i64 = p.0;
         let p = player(p, &self.game)?;
         self.game.set_active_player(p).py_err()
     }
@@ -644,22 +747,27 @@ impl PyGame {
     // --- positions ---
 
     #[pyo3(signature = (player, zone, names, position = "top"))]
-    fn add_cards(&mut self, player: i64, zone: &str, names: Vec<String>, position: &str) -> PyResult<Vec<u64>> {
+    fn add_cards(&mut self, player: Int, zone: &str, names: Vec<String>, position: &str) -> PyResult<Vec<u64>> {
+        let player: i64 = player.0;
         let p = self::player(player, &self.game)?;
         let (kind, pos) = (zone_kind(zone)?, self::position(position)?);
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
         Ok(ids(&self.game.add_cards(p, kind, &names, pos, CardDb::builtin()).py_err()?))
     }
-    fn library(&self, player: i64) -> PyResult<Vec<u64>> {
+    fn library(&self, player: Int) -> PyResult<Vec<u64>> {
+        let player: i64 = player.0;
         self.zone_list(ZoneKind::Library, player)
     }
-    fn hand(&self, player: i64) -> PyResult<Vec<u64>> {
+    fn hand(&self, player: Int) -> PyResult<Vec<u64>> {
+        let player: i64 = player.0;
         self.zone_list(ZoneKind::Hand, player)
     }
-    fn graveyard(&self, player: i64) -> PyResult<Vec<u64>> {
+    fn graveyard(&self, player: Int) -> PyResult<Vec<u64>> {
+        let player: i64 = player.0;
         self.zone_list(ZoneKind::Graveyard, player)
     }
-    fn outside(&self, player: i64) -> PyResult<Vec<u64>> {
+    fn outside(&self, player: Int) -> PyResult<Vec<u64>> {
+        let player: i64 = player.0;
         self.zone_list(ZoneKind::Outside, player)
     }
     fn battlefield(&self) -> PyResult<Vec<u64>> {
@@ -674,24 +782,35 @@ impl PyGame {
     fn command(&self) -> PyResult<Vec<u64>> {
         self.zone_list(ZoneKind::Command, 0)
     }
-    #[pyo3(signature = (zone, player = 0))]
-    fn zone(&self, zone: &str, player: i64) -> PyResult<Vec<u64>> {
+    #[pyo3(signature = (zone, player = Int(0)), text_signature = "($self, zone, player=0)")]
+    fn zone(&self, zone: &str, player: Int) -> PyResult<Vec<u64>> {
+        let player: i64 = player.0;
         self.zone_list(zone_kind(zone)?, player)
     }
-    fn object(&self, id: i64) -> PyResult<PyGameObject> {
+    fn object(&self, id: Int) -> PyResult<PyGameObject> {
+        let id: i64 = id.0;
         self.object_view(obj(id)?).py_err()
     }
-    fn name(&self, id: i64) -> PyResult<String> {
+    fn name(&self, id: Int) -> PyResult<String> {
+        let id: i64 = id.0;
         Ok(self.game.card(obj(id)?).py_err()?.name.to_string())
     }
-    fn life(&self, player: i64) -> PyResult<i32> {
+    fn card_name(&self, id: Int) -> PyResult<String> {
+        let id: i64 = id.0;
+        Ok(self.game.card_behind(obj(id)?).py_err()?.name.to_string())
+    }
+    fn life(&self, player: Int) -> PyResult<i32> {
+        let player: i64 = player.0;
         self.game.life(self::player(player, &self.game)?).py_err()
     }
-    fn set_life(&mut self, player: i64, life: i64) -> PyResult<()> {
+    fn set_life(&mut self, player: Int, life: Int) -> PyResult<()> {
+        let player: i64 = player.0;
+        let life: i64 = life.0;
         let p = self::player(player, &self.game)?;
         self.game.set_life(p, life).py_err()
     }
-    fn player_counters<'py>(&self, py: Python<'py>, player: i64) -> PyResult<Bound<'py, PyDict>> {
+    fn player_counters<'py>(&self, py: Python<'py>, player: Int) -> PyResult<Bound<'py, PyDict>> {
+        let player: i64 = player.0;
         let st = self.game.player(self::player(player, &self.game)?).py_err()?;
         let d = PyDict::new(py);
         for (k, n) in st.counters.iter() {
@@ -699,62 +818,85 @@ impl PyGame {
         }
         Ok(d)
     }
-    #[pyo3(signature = (player, kind, n = 1))]
-    fn add_player_counters(&mut self, player: i64, kind: &str, n: i64) -> PyResult<()> {
+    #[pyo3(signature = (player, kind, n = Int(1)), text_signature = "($self, player, kind, n=1)")]
+    fn add_player_counters(&mut self, player: Int, kind: &str, n: Int) -> PyResult<()> {
+        let player: i64 = player.0;
+        let n: i64 = n.0;
         let p = self::player(player, &self.game)?;
         check_count(n, "number of counters").py_err()?;
         self.game.change_player_counters(p, kind, n).py_err()
     }
-    #[pyo3(signature = (player, kind, n = 1))]
-    fn remove_player_counters(&mut self, player: i64, kind: &str, n: i64) -> PyResult<()> {
+    #[pyo3(signature = (player, kind, n = Int(1)), text_signature = "($self, player, kind, n=1)")]
+    fn remove_player_counters(&mut self, player: Int, kind: &str, n: Int) -> PyResult<()> {
+        let player: i64 = player.0;
+        let n: i64 = n.0;
         let p = self::player(player, &self.game)?;
         check_count(n, "number of counters").py_err()?;
         self.game.change_player_counters(p, kind, -n).py_err()
     }
-    #[pyo3(signature = (id, kind, n = 1))]
-    fn add_counters(&mut self, id: i64, kind: &str, n: i64) -> PyResult<()> {
+    #[pyo3(signature = (id, kind, n = Int(1)), text_signature = "($self, id, kind, n=1)")]
+    fn add_counters(&mut self, id: Int, kind: &str, n: Int) -> PyResult<()> {
+        let id: i64 = id.0;
+        let n: i64 = n.0;
         check_count(n, "number of counters").py_err()?;
         self.game.change_object_counters(obj(id)?, kind, n).py_err()
     }
-    #[pyo3(signature = (id, kind, n = 1))]
-    fn remove_counters(&mut self, id: i64, kind: &str, n: i64) -> PyResult<()> {
+    #[pyo3(signature = (id, kind, n = Int(1)), text_signature = "($self, id, kind, n=1)")]
+    fn remove_counters(&mut self, id: Int, kind: &str, n: Int) -> PyResult<()> {
+        let id: i64 = id.0;
+        let n: i64 = n.0;
         check_count(n, "number of counters").py_err()?;
         self.game.change_object_counters(obj(id)?, kind, -n).py_err()
     }
     #[pyo3(signature = (id, tapped = true))]
-    fn set_tapped(&mut self, id: i64, tapped: bool) -> PyResult<()> {
+    fn set_tapped(&mut self, id: Int, tapped: bool) -> PyResult<()> {
+        let id: i64 = id.0;
         self.game.set_tapped(obj(id)?, tapped).py_err()
     }
-    fn concede(&mut self, player: i64) -> PyResult<()> {
+    fn concede(&mut self, player: Int) -> PyResult<()> {
+        let player: i64 = player.0;
         let p = self::player(player, &self.game)?;
         self.game.concede(p).py_err()
     }
 
     // --- actions ---
 
-    #[pyo3(signature = (player, n = 1))]
-    fn draw(&mut self, player: i64, n: i64) -> PyResult<Vec<u64>> {
+    #[pyo3(signature = (player, n = Int(1)), text_signature = "($self, player, n=1)")]
+    fn draw<'py>(&mut self, py: Python<'py>, player: Int, n: Int) -> PyResult<Bound<'py, PyList>> {
+        let player: i64 = player.0;
+        let n: i64 = n.0;
         let p = self::player(player, &self.game)?;
-        Ok(ids(&self.game.draw(p, n).py_err()?))
+        id_list_py(py, &self.game.draw(p, n).py_err()?)
     }
-    fn mill(&mut self, player: i64, n: i64) -> PyResult<Vec<u64>> {
+    fn mill<'py>(&mut self, py: Python<'py>, player: Int, n: Int) -> PyResult<Bound<'py, PyList>> {
+        let player: i64 = player.0;
+        let n: i64 = n.0;
         let p = self::player(player, &self.game)?;
-        Ok(ids(&self.game.mill(p, n).py_err()?))
+        id_list_py(py, &self.game.mill(p, n).py_err()?)
     }
-    fn mill_each(&mut self, players: Vec<i64>, n: i64) -> PyResult<Vec<Vec<u64>>> {
+    fn mill_each(&mut self, players: Vec<Int>, n: Int) -> PyResult<Vec<Vec<u64>>> {
+        let players: Vec<i64> = players.into_iter().map(i64::from).collect();
+        let n: i64 = n.0;
         let ps = self::players(players, &self.game)?;
         Ok(self.game.mill_each(&ps, n).py_err()?.iter().map(|v| ids(v)).collect())
     }
-    fn mill_opponents(&mut self, player: i64, n: i64) -> PyResult<Vec<Vec<u64>>> {
+    fn mill_opponents(&mut self, player: Int, n: Int) -> PyResult<Vec<Vec<u64>>> {
+        let player: i64 = player.0;
+        let n: i64 = n.0;
         let p = self::player(player, &self.game)?;
         Ok(self.game.mill_opponents(p, n).py_err()?.iter().map(|v| ids(v)).collect())
     }
-    fn pay_mill_cost(&mut self, player: i64, n: i64) -> PyResult<Vec<u64>> {
+    fn pay_mill_cost(&mut self, player: Int, n: Int) -> PyResult<Vec<u64>> {
+        let player: i64 = player.0;
+        let n: i64 = n.0;
         let p = self::player(player, &self.game)?;
         Ok(ids(&self.game.pay_mill_cost(p, n).py_err()?))
     }
-    #[pyo3(signature = (player, n = 1, *, random = false, chooser = None))]
-    fn discard(slf: &Bound<'_, Self>, player: i64, n: i64, random: bool, chooser: Option<i64>) -> PyResult<Option<Vec<u64>>> {
+    #[pyo3(signature = (player, n = Int(1), *, random = false, chooser = None), text_signature = "($self, player, n=1, *, random=False, chooser=None)")]
+    fn discard(slf: &Bound<'_, Self>, player: Int, n: Int, random: bool, chooser: Option<Int>) -> PyResult<Option<Vec<u64>>> {
+        let chooser: Option<i64> = chooser.map(i64::from);
+        let player: i64 = player.0;
+        let n: i64 = n.0;
         let (p, mode) = {
             let me = slf.borrow();
             let p = self::player(player, &me.game)?;
@@ -768,24 +910,28 @@ impl PyGame {
         };
         Self::act(slf, |g| g.discard(p, n, mode))
     }
-    fn shuffle(&mut self, player: i64) -> PyResult<()> {
+    fn shuffle(&mut self, player: Int) -> PyResult<()> {
+        let player: i64 = player.0;
         let p = self::player(player, &self.game)?;
         self.game.shuffle(p).py_err()
     }
-    #[pyo3(signature = (player, description = "card", *, count = 1, to = "hand", reveal = false, shuffle = true, optional = false, library = None, tapped = false))]
+    #[pyo3(signature = (player, description = "card", *, count = Int(1), to = "hand", reveal = false, shuffle = true, optional = false, library = None, tapped = false), text_signature = "($self, player, description='card', *, count=1, to='hand', reveal=False, shuffle=True, optional=False, library=None, tapped=False)")]
     #[allow(clippy::too_many_arguments)]
     fn search(
         slf: &Bound<'_, Self>,
-        player: i64,
+        player: Int,
         description: &str,
-        count: i64,
+        count: Int,
         to: &str,
         reveal: bool,
         shuffle: bool,
         optional: bool,
-        library: Option<i64>,
+        library: Option<Int>,
         tapped: bool,
     ) -> PyResult<Option<Vec<u64>>> {
+        let library: Option<i64> = library.map(i64::from);
+        let player: i64 = player.0;
+        let count: i64 = count.0;
         let (p, owner) = {
             let me = slf.borrow();
             (self::player(player, &me.game)?, self::player(library.unwrap_or(player), &me.game)?)
@@ -793,22 +939,30 @@ impl PyGame {
         let spec = search_spec(description, count, to, reveal, shuffle, optional, tapped)?;
         Self::act(slf, |g| g.search(p, owner, spec))
     }
-    fn reveal(&mut self, player: i64, cards: Vec<i64>) -> PyResult<()> {
+    fn reveal(&mut self, player: Int, cards: Vec<Int>) -> PyResult<()> {
+        let cards: Vec<i64> = cards.into_iter().map(i64::from).collect();
+        let player: i64 = player.0;
         let p = self::player(player, &self.game)?;
         let cards = cards.into_iter().map(obj).collect::<PyResult<Vec<_>>>()?;
         self.game.reveal(p, &cards).py_err()
     }
     #[pyo3(name = "move", signature = (id, zone, *, position = "top", tapped = false, controller = None))]
-    fn move_(&mut self, id: i64, zone: &str, position: &str, tapped: bool, controller: Option<i64>) -> PyResult<u64> {
+    fn move_(&mut self, id: Int, zone: &str, position: &str, tapped: bool, controller: Option<Int>) -> PyResult<u64> {
+        let controller: Option<i64> = controller.map(i64::from);
+        let id: i64 = id.0;
         let controller = controller.map(|c| player(c, &self.game)).transpose()?;
         let entering = Entering { tapped, controller };
         Ok(self.game.move_object(obj(id)?, zone_kind(zone)?, self::position(position)?, entering).py_err()?.0)
     }
-    fn scry(slf: &Bound<'_, Self>, player: i64, n: i64) -> PyResult<()> {
+    fn scry(slf: &Bound<'_, Self>, player: Int, n: Int) -> PyResult<()> {
+        let player: i64 = player.0;
+        let n: i64 = n.0;
         let p = self::player(player, &slf.borrow().game)?;
         Self::act(slf, |g| g.scry(p, n)).map(|_| ())
     }
-    fn scry_each(slf: &Bound<'_, Self>, players: Vec<i64>, n: i64) -> PyResult<()> {
+    fn scry_each(slf: &Bound<'_, Self>, players: Vec<Int>, n: Int) -> PyResult<()> {
+        let players: Vec<i64> = players.into_iter().map(i64::from).collect();
+        let n: i64 = n.0;
         let ps = self::players(players, &slf.borrow().game)?;
         Self::act(slf, |g| g.scry_each(&ps, n)).map(|_| ())
     }
@@ -823,7 +977,8 @@ impl PyGame {
         let answer = answer_from_py(answer)?;
         Self::act(slf, |g| g.answer(answer))
     }
-    fn set_policy(&mut self, player: i64, policy: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn set_policy(&mut self, player: Int, policy: &Bound<'_, PyAny>) -> PyResult<()> {
+        let player: i64 = player.0;
         let p = self::player(player, &self.game)?;
         if let Ok(name) = policy.extract::<String>() {
             self.game.set_policy(p, Policy::parse(&name).py_err()?).py_err()?;
@@ -836,19 +991,23 @@ impl PyGame {
         }
         Ok(())
     }
-    fn policy(&self, player: i64) -> PyResult<&'static str> {
+    fn policy(&self, player: Int) -> PyResult<&'static str> {
+        let player: i64 = player.0;
         let p = self::player(player, &self.game)?;
         Ok(if self.callbacks[p].is_some() { "callback" } else { self.game.policy(p).py_err()?.name() })
     }
-    fn script(&mut self, player: i64, answers: Vec<Bound<'_, PyAny>>) -> PyResult<()> {
+    fn script(&mut self, player: Int, answers: Vec<Bound<'_, PyAny>>) -> PyResult<()> {
+        let player: i64 = player.0;
         let p = self::player(player, &self.game)?;
         let answers = answers.iter().map(answer_from_py).collect::<PyResult<Vec<_>>>()?;
         self.game.script(p, answers).py_err()
     }
-    fn script_len(&self, player: i64) -> PyResult<usize> {
+    fn script_len(&self, player: Int) -> PyResult<usize> {
+        let player: i64 = player.0;
         self.game.script_len(self::player(player, &self.game)?).py_err()
     }
-    fn clear_script(&mut self, player: i64) -> PyResult<()> {
+    fn clear_script(&mut self, player: Int) -> PyResult<()> {
+        let player: i64 = player.0;
         let p = self::player(player, &self.game)?;
         self.game.clear_script(p).py_err()
     }
@@ -920,7 +1079,8 @@ impl PyGame {
     // --- bulk ---
 
     #[pyo3(signature = (ops, repetitions, *, restore = true))]
-    fn run_batch(&self, py: Python<'_>, ops: Vec<PyRef<'_, PyOp>>, repetitions: i64, restore: bool) -> PyResult<PyBatchResult> {
+    fn run_batch(&self, py: Python<'_>, ops: Vec<PyRef<'_, PyOp>>, repetitions: Int, restore: bool) -> PyResult<PyBatchResult> {
+        let repetitions: i64 = repetitions.0;
         if repetitions < 0 {
             return Err(to_py(invalid(format!("repetitions must not be negative (got {repetitions})"))));
         }
@@ -958,8 +1118,8 @@ fn card_names() -> Vec<String> {
 }
 
 #[pyfunction(name = "derive_seed")]
-fn py_derive_seed(seed: u64, index: u64) -> u64 {
-    derive_seed(seed, index)
+fn py_derive_seed(seed: &Bound<'_, PyAny>, index: &Bound<'_, PyAny>) -> PyResult<u64> {
+    Ok(derive_seed(self::seed(seed)?, self::seed(index)?))
 }
 
 #[pymodule]

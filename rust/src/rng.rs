@@ -44,6 +44,16 @@ impl Rng {
         Rng { s }
     }
 
+    /// The four state words (to save a generator mid-stream).
+    pub fn state(&self) -> [u64; 4] {
+        self.s
+    }
+
+    /// A generator at a saved state; `None` for the all-zero state, which xoshiro can't leave.
+    pub fn from_state(s: [u64; 4]) -> Option<Rng> {
+        (s != [0; 4]).then_some(Rng { s })
+    }
+
     #[inline]
     pub fn next_u64(&mut self) -> u64 {
         let s = &mut self.s;

@@ -61,6 +61,11 @@ impl Game {
         if let Some(s) = seen.iter().position(|x| !x) {
             return bad(format!("slot {s} is in no zone"));
         }
+        for (s, c) in &self.object_counters {
+            if *s as usize >= self.objects.len() || c.is_empty() {
+                return bad(format!("counters recorded for slot {s}, which has no object or no counters"));
+            }
+        }
         for (s, o) in self.objects.iter().enumerate() {
             if o.def as usize >= self.defs.len() || o.owner as usize >= n || o.controller as usize >= n || o.zone.player as usize >= n {
                 return bad(format!("object in slot {s} refers to a missing card definition or player"));
@@ -98,7 +103,7 @@ impl Game {
             "stack": self.stack.iter().map(card).collect::<Vec<_>>(),
             "exile": self.exile.iter().map(card).collect::<Vec<_>>(),
             "command": self.command.iter().map(card).collect::<Vec<_>>(),
-            "pending": self.pending.as_ref().map(|d| serde_json::to_value(d).expect("plain data")),
+            "pending": self.pending.as_ref().map(|d| d.view()),
             "outcome": self.outcome.as_ref().map(|o| json!({
                 "winners": o.winners,
                 "losers": o.losers.iter().map(|(p, r)| json!({"player": p, "reason": r.name()})).collect::<Vec<_>>(),
@@ -117,8 +122,8 @@ impl Game {
             v["controller"] = json!(o.controller);
             v["tapped"] = json!(o.tapped);
         }
-        if !o.counters.is_empty() {
-            v["counters"] = o.counters.iter().map(|(k, n)| (k.to_string(), json!(n))).collect::<serde_json::Map<_, _>>().into();
+        if let Some((_, counters)) = self.object_counters.iter().find(|(s, _)| *s == slot) {
+            v["counters"] = counters.iter().map(|(k, n)| (k.to_string(), json!(n))).collect::<serde_json::Map<_, _>>().into();
         }
         v
     }

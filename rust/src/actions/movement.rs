@@ -33,6 +33,19 @@ impl Game {
             return Err(illegal("only a permanent entering the battlefield can enter tapped"));
         }
         let from = self.objects[slot as usize].zone;
+        if from.kind == to {
+            // Not a zone change (CR 400.7 needs one): only a library card can be repositioned.
+            if to != ZoneKind::Library {
+                return Err(illegal(format!("object {} is already in {from}", id.0)));
+            }
+            let lib = &mut self.players[from.player as usize].library;
+            lib.retain(|&s| s != slot);
+            match pos {
+                Position::Top => lib.push(slot),
+                Position::Bottom => lib.insert(0, slot),
+            }
+            return Ok(id);
+        }
         let card = self.move_slot(slot, to, pos);
         let o = &mut self.objects[slot as usize];
         o.tapped = entering.tapped;

@@ -1,0 +1,368 @@
+"""The native core of mtgsim (Rust, via PyO3). Everything here is re-exported by ``mtgsim``.
+
+Conventions:
+
+* Players are numbered from 0; player 0 starts.
+* Object ids are ints. A card that changes zones becomes a new object with a new id
+  (CR 400.7); an old id then finds nothing (:class:`~mtgsim.errors.NoSuchObjectError`).
+* Libraries and graveyards are listed top card first; other zones in arrival order.
+* Actions that may stop for a decision return ``None`` when they stop: ``Game.pending`` then
+  says who must choose what, and ``Game.answer`` carries on. A decision with exactly one legal
+  answer is never asked.
+* Every action that raises has changed nothing (CR 733).
+"""
+
+from collections.abc import Callable, Sequence
+from typing import Any, Literal, Union, final
+
+__all__ = [
+    "BatchResult",
+    "CardDef",
+    "Decision",
+    "Game",
+    "GameObject",
+    "Op",
+    "Rng",
+    "__version__",
+    "card",
+    "card_names",
+    "derive_seed",
+]
+
+__version__: str
+
+_ZoneName = Literal["library", "hand", "graveyard", "battlefield", "stack", "exile", "command", "outside"]
+_Destination = Literal["hand", "battlefield", "graveyard", "exile", "library_top"]
+_PolicyName = Literal["random", "first", "manual"]
+#: An answer: a list of ids (choose cards), a ``(top, bottom)`` pair of id lists or a dict with
+#: those keys (scry; both listed top first), or a bool (yes/no).
+_Answer = Union[Sequence[int], tuple[Sequence[int], Sequence[int]], dict[str, Sequence[int]], bool]
+_Callback = Callable[["Game", "Decision"], _Answer]
+
+@final
+class CardDef:
+    """The printed characteristics of a card (immutable)."""
+
+    def __new__(
+        cls,
+        name: str,
+        mana_cost: str,
+        type_line: str,
+        oracle_text: str = "",
+        power: str | None = None,
+        toughness: str | None = None,
+        loyalty: str | None = None,
+    ) -> CardDef:
+        """Validates the fields: InvalidCardError names the card and the field;
+        MalformedCostError for a bad mana cost."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def mana_cost(self) -> str:
+        """The mana cost as printed, e.g. ``"{3}{B}"``; ``""`` for lands."""
+    @property
+    def mana_value(self) -> int:
+        """CR 202.3: X counts as 0."""
+    @property
+    def colors(self) -> list[str]:
+        """Color letters in WUBRG order, from the mana cost (CR 202.2)."""
+    @property
+    def types(self) -> list[str]: ...
+    @property
+    def supertypes(self) -> list[str]: ...
+    @property
+    def subtypes(self) -> list[str]: ...
+    @property
+    def power(self) -> str | None: ...
+    @property
+    def toughness(self) -> str | None: ...
+    @property
+    def loyalty(self) -> str | None: ...
+    @property
+    def type_line(self) -> str: ...
+    @property
+    def text(self) -> str:
+        """Oracle text."""
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[Any, tuple[str]]: ...
+    @staticmethod
+    def _from_json(text: str) -> CardDef: ...
+
+@final
+class GameObject:
+    """A snapshot of one object as it is now (not a live handle)."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def card(self) -> CardDef: ...
+    @property
+    def owner(self) -> int: ...
+    @property
+    def controller(self) -> int:
+        """Meaningful on the battlefield and the stack; elsewhere the owner."""
+    @property
+    def zone(self) -> _ZoneName: ...
+    @property
+    def tapped(self) -> bool: ...
+    @property
+    def counters(self) -> dict[str, int]: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __reduce__(self) -> tuple[Any, tuple[int, str, int, int, str, bool, list[tuple[str, int]]]]: ...
+    @staticmethod
+    def _restore(
+        id: int, card: str, owner: int, controller: int, zone: str, tapped: bool, counters: Sequence[tuple[str, int]]
+    ) -> GameObject: ...
+
+@final
+class Decision:
+    """A choice the rules give a player, waiting for an answer."""
+
+    @property
+    def player(self) -> int:
+        """Who decides."""
+    @property
+    def kind(self) -> Literal["choose_cards", "scry", "yes_no"]: ...
+    @property
+    def purpose(self) -> Literal["discard", "search", "may_search", "scry"]: ...
+    @property
+    def options(self) -> list[int]:
+        """choose_cards: the ids to choose from; scry: the cards looked at (top first)."""
+    @property
+    def min(self) -> int:
+        """choose_cards: the fewest cards to choose."""
+    @property
+    def max(self) -> int:
+        """choose_cards: the most cards to choose."""
+    @property
+    def cards(self) -> list[int]:
+        """scry: the cards looked at, top of the library first."""
+    @property
+    def prompt(self) -> str: ...
+    def to_dict(self) -> dict[str, Any]: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __reduce__(self) -> tuple[Any, tuple[str]]: ...
+    @staticmethod
+    def _from_json(text: str) -> Decision: ...
+
+@final
+class Op:
+    """One operation for :meth:`Game.run_batch`."""
+
+    @staticmethod
+    def draw(player: int, n: int = 1) -> Op: ...
+    @staticmethod
+    def mill(player: int, n: int) -> Op: ...
+    @staticmethod
+    def mill_opponents(player: int, n: int) -> Op: ...
+    @staticmethod
+    def discard(player: int, n: int = 1, random: bool = False) -> Op: ...
+    @staticmethod
+    def shuffle(player: int) -> Op: ...
+    @staticmethod
+    def search(
+        player: int,
+        description: str = "card",
+        count: int = 1,
+        to: _Destination = "hand",
+        reveal: bool = False,
+        shuffle: bool = True,
+    ) -> Op: ...
+    @staticmethod
+    def scry(player: int, n: int) -> Op: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __reduce__(self) -> tuple[Any, tuple[str]]: ...
+    @staticmethod
+    def _from_json(text: str) -> Op: ...
+
+@final
+class BatchResult:
+    """What :meth:`Game.run_batch` did."""
+
+    def __new__(cls, repetitions: int, operations: int, games_over: int, library_cards: int) -> BatchResult: ...
+    @property
+    def repetitions(self) -> int: ...
+    @property
+    def operations(self) -> int: ...
+    @property
+    def games_over(self) -> int: ...
+    @property
+    def library_cards(self) -> int:
+        """Sum over repetitions of every library's final size."""
+    def __reduce__(self) -> tuple[Any, tuple[int, int, int, int]]: ...
+
+@final
+class Rng:
+    """The engine's portable generator (xoshiro256++ seeded by SplitMix64)."""
+
+    def __new__(cls, seed: int) -> Rng: ...
+    def next_u64(self) -> int: ...
+    def below(self, n: int) -> int:
+        """A uniform integer in ``range(n)``."""
+    def shuffle(self, items: list[Any]) -> None:
+        """Shuffles in place exactly as the engine shuffles a library."""
+    def __reduce__(self) -> tuple[Any, tuple[tuple[int, int, int, int]]]: ...
+    @staticmethod
+    def _from_state(state: Sequence[int]) -> Rng: ...
+
+@final
+class Game:
+    """A game of Magic: players, zones, objects, the pending decision and the event log."""
+
+    def __new__(cls, num_players: int = 2, seed: int | None = None) -> Game:
+        """An empty game (20 life each) for building positions."""
+    @staticmethod
+    def from_decks(decks: Sequence[Sequence[str]], seed: int | None = None, *, starting_life: int = 20, hand_size: int = 7) -> Game:
+        """Libraries from deck lists (card names), shuffled in player order by the game's
+        generator; then each player in turn order draws a hand."""
+    @property
+    def num_players(self) -> int: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def active_player(self) -> int: ...
+    @active_player.setter
+    def active_player(self, player: int) -> None: ...
+
+    # positions
+    def add_cards(self, player: int, zone: _ZoneName, names: Sequence[str], position: Literal["top", "bottom"] = "top") -> list[int]:
+        """New cards owned by ``player``. Names are listed top first: with "top" the first name
+        ends on top, with "bottom" the last name ends at the very bottom."""
+    def library(self, player: int) -> list[int]:
+        """Top card first."""
+    def hand(self, player: int) -> list[int]: ...
+    def graveyard(self, player: int) -> list[int]:
+        """Top card first."""
+    def outside(self, player: int) -> list[int]: ...
+    def battlefield(self) -> list[int]: ...
+    def exile(self) -> list[int]: ...
+    def stack(self) -> list[int]: ...
+    def command(self) -> list[int]: ...
+    def zone(self, zone: _ZoneName, player: int = 0) -> list[int]: ...
+    def object(self, id: int) -> GameObject: ...
+    def name(self, id: int) -> str:
+        """The name of the object with this id (which must still exist)."""
+    def card_name(self, id: int) -> str:
+        """The name of the card behind an id even if that object has since changed zones:
+        for reading event logs."""
+    def life(self, player: int) -> int: ...
+    def set_life(self, player: int, life: int) -> None: ...
+    def player_counters(self, player: int) -> dict[str, int]: ...
+    def add_player_counters(self, player: int, kind: str, n: int = 1) -> None: ...
+    def remove_player_counters(self, player: int, kind: str, n: int = 1) -> None:
+        """Removing more than the player has is an error and removes nothing."""
+    def add_counters(self, id: int, kind: str, n: int = 1) -> None: ...
+    def remove_counters(self, id: int, kind: str, n: int = 1) -> None: ...
+    def set_tapped(self, id: int, tapped: bool = True) -> None: ...
+    def concede(self, player: int) -> None:
+        """CR 104.3a: at any time, even during a decision (the action in progress stops). In a
+        multiplayer game that goes on, the player's cards leave the game (CR 800.4a)."""
+
+    # actions
+    def draw(self, player: int, n: int = 1) -> list[int]:
+        """CR 121. Drawing from an empty library marks the player, who loses when state-based
+        actions are performed (after every action, CR 704.5b). Returns the new ids in hand."""
+    def mill(self, player: int, n: int) -> list[int]:
+        """CR 701.17: as many as possible. Returns the milled cards' new ids (former top first)."""
+    def mill_each(self, players: Sequence[int], n: int) -> list[list[int]]:
+        """The players mill at the same time; results in the order given."""
+    def mill_opponents(self, player: int, n: int) -> list[list[int]]:
+        """Each opponent of ``player`` mills ``n`` (APNAP order)."""
+    def pay_mill_cost(self, player: int, n: int) -> list[int]:
+        """Milling as a cost: raises CannotPayError if the library is short (CR 701.17b)."""
+    def discard(self, player: int, n: int = 1, *, random: bool = False, chooser: int | None = None) -> list[int] | None:
+        """CR 701.9: chosen by the player, at random, or by ``chooser``. Returns the discarded
+        cards' new ids, or None when stopped at a decision."""
+    def shuffle(self, player: int) -> None: ...
+    def search(
+        self,
+        player: int,
+        description: str = "card",
+        *,
+        count: int = 1,
+        to: _Destination = "hand",
+        reveal: bool = False,
+        shuffle: bool = True,
+        optional: bool = False,
+        library: int | None = None,
+        tapped: bool = False,
+    ) -> list[int] | None:
+        """CR 701.23. ``description``: "card", "basic land", "Island", "instant or sorcery",
+        "nonland", "name=Card Name" ... A stated quality may go unfound (701.23b); "card" must be
+        found if the library has one (701.23d). Returns the found cards' ids where they ended
+        up, or None when stopped at a decision."""
+    def reveal(self, player: int, cards: Sequence[int]) -> None: ...
+    def move(
+        self,
+        id: int,
+        zone: _ZoneName,
+        *,
+        position: Literal["top", "bottom"] = "top",
+        tapped: bool = False,
+        controller: int | None = None,
+    ) -> int:
+        """Moves an object; returns its new id (CR 400.7). Not playing a land."""
+    def scry(self, player: int, n: int) -> None:
+        """CR 701.22. Scry 0 is no scry event. Check ``pending`` afterwards."""
+    def scry_each(self, players: Sequence[int], n: int) -> None:
+        """CR 701.22c: decisions in APNAP order, then all cards move at once."""
+
+    # decisions
+    @property
+    def pending(self) -> Decision | None: ...
+    def answer(self, answer: _Answer) -> list[int] | None:
+        """Answers the pending decision. Returns the finished action's result, or None if it
+        stopped again. A wrong answer raises InvalidAnswerError and changes nothing."""
+    def set_policy(self, player: int, policy: _PolicyName | _Callback) -> None: ...
+    def policy(self, player: int) -> Literal["random", "first", "manual", "callback"]: ...
+    def script(self, player: int, answers: Sequence[_Answer]) -> None:
+        """Queues answers for the player's next decisions, used before the policy."""
+    def script_len(self, player: int) -> int: ...
+    def clear_script(self, player: int) -> None: ...
+    @property
+    def strict(self) -> bool:
+        """In strict mode every decision must come from a script."""
+    @strict.setter
+    def strict(self, on: bool) -> None: ...
+
+    # events and results
+    @property
+    def events(self) -> list[dict[str, Any]]: ...
+    @property
+    def recording(self) -> bool: ...
+    @recording.setter
+    def recording(self, on: bool) -> None: ...
+    def clear_events(self) -> None: ...
+    @property
+    def is_over(self) -> bool: ...
+    @property
+    def outcome(self) -> dict[str, Any] | None:
+        """``{"winners": [...], "losers": [{"player": p, "reason": ...}]}`` once the game is over."""
+
+    # copies
+    def clone(self) -> Game: ...
+    def __copy__(self) -> Game: ...
+    def __deepcopy__(self, memo: Any) -> Game: ...
+    def __reduce__(self) -> tuple[Any, tuple[str]]: ...
+    @staticmethod
+    def _load(state: str) -> Game: ...
+    def to_dict(self) -> dict[str, Any]: ...
+    def to_json(self) -> str: ...
+    def check_invariants(self) -> None:
+        """Raises SnapshotError if an object is not in exactly one zone (never expected)."""
+
+    # bulk
+    def run_batch(self, ops: Sequence[Op], repetitions: int, *, restore: bool = True) -> BatchResult:
+        """Runs ``ops`` ``repetitions`` times inside Rust with the interpreter released. With
+        ``restore`` each repetition starts from this position with a generator reseeded from
+        (seed, repetition). This game is not changed."""
+
+def card(name: str) -> CardDef: ...
+def card_names() -> list[str]: ...
+def derive_seed(seed: int, index: int) -> int: ...

@@ -1,0 +1,94 @@
+"""Shared helpers for the rule-by-rule scenario tests (tests/test_cr*.py, test_decisions.py,
+test_errors.py, test_snapshots.py).
+
+Conventions used throughout:
+
+* Every game built with :func:`new_game` has every player on the ``"manual"`` policy, so a
+  decision nobody planned for shows up as ``game.pending`` (and the action returns ``None``)
+  instead of being answered silently by a built-in policy. Tests that want no decision at all
+  also set ``game.strict = True``.
+* Libraries and graveyards are listed top card first; ``add_cards(..., "library", names)`` on an
+  empty library gives ``game.library(p) == ids``.
+* :func:`add_hand` adds cards to a hand one at a time, so ``game.hand(p)`` lists them in the
+  order given (arrival order).
+* :func:`state` captures everything a rejected action must leave untouched (CR 733);
+  :func:`assert_unchanged` / :func:`rejected` compare it before and after.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any, Iterator
+
+import pytest
+
+import mtgsim
+
+
+def new_game(num_players: int = 2, seed: int = 0, *, manual: bool = True, strict: bool = False) -> mtgsim.Game:
+    """An empty game; by default every player answers manually (nothing is decided by accident)."""
+    g = mtgsim.Game(num_players, seed)
+    if manual:
+        for p in range(num_players):
+            g.set_policy(p, "manual")
+    g.strict = strict
+    return g
+
+
+def add_hand(g: mtgsim.Game, player: int, names: list[str]) -> list[int]:
+    """Puts the named cards into the player's hand one by one: ``g.hand(player)`` ends with them,
+    in this order. Returns their ids in the same order."""
+    return [g.add_cards(player, "hand", [n])[0] for n in names]
+
+
+def names(g: mtgsim.Game, ids: list[int]) -> list[str]:
+    return [g.name(i) for i in ids]
+
+
+def state(g: mtgsim.Game) -> dict[str, Any]:
+    """Everything observable about a game that a rejected action must not change."""
+    n = g.num_players
+    return {
+        "dict": g.to_dict(),
+        "json": g.to_json(),
+        "events": g.events,
+        "pending": g.pending.to_dict() if g.pending is not None else None,
+        "policies": [g.policy(p) for p in range(n)],
+        "scripts": [g.script_len(p) for p in range(n)],
+        "strict": g.strict,
+        "recording": g.recording,
+        "active": g.active_player,
+        "over": g.is_over,
+    }
+
+
+def assert_unchanged(g: mtgsim.Game, before: dict[str, Any]) -> None:
+    after = state(g)
+    for key in before:
+        assert after[key] == before[key], f"{key} changed by a rejected action"
+
+
+@contextlib.contextmanager
+def rejected(g: mtgsim.Game, exc: type[BaseException], match: str | None = None) -> Iterator[pytest.ExceptionInfo[BaseException]]:
+    """``with rejected(g, SomeError): g.action(...)`` — the action must raise ``exc`` and leave the
+    game exactly as it was (CR 733)."""
+    before = state(g)
+    with pytest.raises(exc, match=match) as info:
+        yield info
+    assert_unchanged(g, before)
+
+
+def kinds(events: list[dict[str, Any]]) -> list[str]:
+    return [e["kind"] for e in events]
+
+
+@pytest.fixture
+def g2() -> mtgsim.Game:
+    """Two players, seed 0, both manual, empty zones."""
+    return new_game(2)
+
+
+@pytest.fixture
+def g3() -> mtgsim.Game:
+    """Three players, seed 0, all manual, empty zones."""
+    return new_game(3)

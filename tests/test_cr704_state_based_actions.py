@@ -1,0 +1,186 @@
+"""CR 704 state-based actions (704.5a life, 704.5b empty library, 704.5c poison), CR 104 ending
+the game, CR 800.4 multiplayer games going on after a player leaves."""
+
+from __future__ import annotations
+
+import pytest
+
+import mtgsim
+from conftest import add_hand, kinds, new_game, rejected
+
+
+def test_a_player_at_zero_life_loses():  # CR 704.5a, 104.3b
+    g = new_game(strict=True)
+    g.set_life(1, 0)
+    assert g.events == [
+        {"kind": "life_changed", "player": 1, "from": 20, "to": 0},
+        {"kind": "player_lost", "player": 1, "reason": "life"},
+        {"kind": "game_over", "winners": [0]},
+    ]
+    assert g.is_over
+    assert g.outcome == {"winners": [0], "losers": [{"player": 1, "reason": "life"}]}
+
+
+def test_a_player_below_zero_life_loses():  # CR 704.5a
+    g = new_game(strict=True)
+    g.set_life(0, -7)
+    assert g.outcome == {"winners": [1], "losers": [{"player": 0, "reason": "life"}]}
+    assert g.life(0) == -7
+
+
+def test_a_player_at_one_life_is_still_in_the_game():  # CR 704.5a
+    g = new_game(strict=True)
+    g.set_life(0, 1)
+    assert not g.is_over and g.outcome is None
+    assert kinds(g.events) == ["life_changed"]
+
+
+def test_drawing_from_an_empty_library_loses():  # CR 704.5b
+    g = new_game(strict=True)
+    g.draw(1)
+    assert g.outcome == {"winners": [0], "losers": [{"player": 1, "reason": "empty_library"}]}
+    assert g.to_dict()["players"][1]["lost"] == "empty_library"
+
+
+def test_ten_poison_counters_lose():  # CR 704.5c, 122.1f
+    g = new_game(strict=True)
+    g.add_player_counters(1, "poison", 9)
+    assert not g.is_over
+    g.add_player_counters(1, "poison")
+    assert g.outcome == {"winners": [0], "losers": [{"player": 1, "reason": "poison"}]}
+    assert kinds(g.events) == ["player_counters_changed", "player_counters_changed", "player_lost", "game_over"]
+
+
+def test_other_counters_do_not_lose():  # CR 704.5c
+    g = new_game(strict=True)
+    g.add_player_counters(0, "ticket", 50)
+    g.add_player_counters(0, "energy", 12)
+    assert not g.is_over
+
+
+def test_conceding_loses_at_once():  # CR 104.3a
+    g = new_game(strict=True)
+    g.concede(0)
+    assert g.outcome == {"winners": [1], "losers": [{"player": 0, "reason": "conceded"}]}
+    assert kinds(g.events) == ["player_lost", "game_over"]
+
+
+def test_players_who_all_lose_at_once_draw_the_game():  # CR 104.4a, 704.3 (all SBAs at once)
+    g = mtgsim.Game.from_decks([[], []], seed=1)  # both draw from empty libraries during setup
+    assert g.is_over
+    assert g.outcome == {
+        "winners": [],
+        "losers": [{"player": 0, "reason": "empty_library"}, {"player": 1, "reason": "empty_library"}],
+    }
+    assert g.events[-3:] == [
+        {"kind": "player_lost", "player": 0, "reason": "empty_library"},
+        {"kind": "player_lost", "player": 1, "reason": "empty_library"},
+        {"kind": "game_over", "winners": []},
+    ]
+
+
+def test_nothing_can_be_done_once_the_game_is_over():  # CR 104.1, 733
+    g = new_game()
+    g.add_cards(0, "library", ["Island", "Swamp"])
+    (card,) = add_hand(g, 0, ["Lightning Bolt"])
+    g.set_life(1, 0)
+    assert g.is_over
+    for action in (
+        lambda: g.draw(0),
+        lambda: g.mill(0, 1),
+        lambda: g.discard(0, 1),
+        lambda: g.scry(0, 1),
+        lambda: g.search(0, "card"),
+        lambda: g.shuffle(0),
+        lambda: g.move(card, "graveyard"),
+        lambda: g.set_life(0, 5),
+        lambda: g.concede(0),
+        lambda: g.add_cards(0, "hand", ["Island"]),
+    ):
+        with rejected(g, mtgsim.GameOverError):
+            action()
+
+
+# ----- multiplayer (CR 800.4, 104.2a) --------------------------------------------------------------
+
+
+def test_three_player_game_goes_on_after_one_player_loses():  # CR 800.4, 104.2a, 704.5a
+    g = new_game(3, strict=True)
+    for p in range(3):
+        g.add_cards(p, "library", ["Island", "Swamp"])
+
+    g.set_life(1, 0)
+
+    assert not g.is_over and g.outcome is None
+    assert g.events == [
+        {"kind": "life_changed", "player": 1, "from": 20, "to": 0},
+        {"kind": "player_lost", "player": 1, "reason": "life"},
+    ]
+    assert [p["lost"] for p in g.to_dict()["players"]] == [None, "life", None]
+
+    # the player who left can't act, but the others play on
+    for action in (lambda: g.draw(1), lambda: g.set_life(1, 5), lambda: g.mill(1, 1), lambda: g.scry_each([0, 1], 1)):
+        with rejected(g, mtgsim.PlayerLeftError):
+            action()
+    assert len(g.mill_opponents(0, 1)) == 1  # only player 2 is still an opponent
+
+    g.draw(2, 2)  # player 2 draws the last card, then from an empty library
+    assert g.is_over
+    assert g.outcome == {
+        "winners": [0],
+        "losers": [{"player": 1, "reason": "life"}, {"player": 2, "reason": "empty_library"}],
+    }
+    assert g.events[-2:] == [
+        {"kind": "player_lost", "player": 2, "reason": "empty_library"},
+        {"kind": "game_over", "winners": [0]},
+    ]
+
+
+def test_when_two_of_three_players_lose_at_once_the_last_one_wins():  # CR 104.2a, 704.3
+    g = mtgsim.Game.from_decks([[], ["Island"] * 10, []], seed=2)
+    assert g.outcome == {
+        "winners": [1],
+        "losers": [{"player": 0, "reason": "empty_library"}, {"player": 2, "reason": "empty_library"}],
+    }
+
+
+def test_a_player_who_left_cannot_choose_for_a_discard():  # CR 800.4, 701.9b
+    g = new_game(3)
+    add_hand(g, 0, ["Island", "Swamp"])
+    g.concede(2)
+    with rejected(g, mtgsim.PlayerLeftError):
+        g.discard(0, 1, chooser=2)
+
+
+def test_objects_of_a_player_who_left_leave_the_game():  # CR 800.4a
+    g = new_game(3, strict=True)
+    g.add_cards(1, "library", ["Island", "Swamp"])
+    add_hand(g, 1, ["Lightning Bolt"])
+    g.add_cards(1, "graveyard", ["Counterspell"])
+    g.add_cards(1, "exile", ["Forest"])
+    (own,) = g.add_cards(1, "battlefield", ["Grizzly Bears"])
+    (lent,) = add_hand(g, 1, ["Hill Giant"])
+    lent = g.move(lent, "battlefield", controller=2)  # owned by 1, controlled by 2
+    (kept,) = g.add_cards(0, "battlefield", ["Savannah Lions"])
+
+    g.set_life(1, 0)
+
+    assert not g.is_over
+    # all objects owned by player 1 have left the game
+    assert g.library(1) == [] and g.hand(1) == [] and g.graveyard(1) == []
+    assert g.battlefield() == [kept]
+    assert g.exile() == []
+    for card in (own, lent):
+        with pytest.raises(mtgsim.NoSuchObjectError):
+            g.object(card)
+
+
+def test_a_player_can_concede_at_any_time_even_during_a_decision():  # CR 104.3a
+    g = new_game(2)
+    add_hand(g, 0, ["Island", "Swamp"])
+    g.discard(0, 1)
+    assert g.pending is not None
+
+    g.concede(1)
+
+    assert g.outcome == {"winners": [0], "losers": [{"player": 1, "reason": "conceded"}]}

@@ -1,0 +1,289 @@
+"""The exception hierarchy (mtgsim.errors) and CR 733: a rejected action raises a documented
+exception and leaves the game exactly as it was (zones, ids, life, counters, events, pending
+decision, scripts, policies)."""
+
+from __future__ import annotations
+
+import json
+import pickle
+
+import re
+
+import pytest
+
+import mtgsim
+import mtgsim.errors as errors
+from conftest import add_hand, new_game, rejected, state
+
+# The contract's hierarchy: class -> the classes it must derive from.
+HIERARCHY = {
+    "MtgsimError": (Exception,),
+    "UnknownCardError": (errors.MtgsimError, LookupError),
+    "InvalidPlayerError": (errors.MtgsimError, IndexError),
+    "NoSuchObjectError": (errors.MtgsimError, LookupError),
+    "WrongZoneError": (errors.MtgsimError, LookupError),
+    "InvalidArgumentError": (errors.MtgsimError, ValueError),
+    "IllegalActionError": (errors.MtgsimError,),
+    "CannotPayError": (errors.IllegalActionError,),
+    "DecisionPendingError": (errors.IllegalActionError,),
+    "NoDecisionPendingError": (errors.IllegalActionError,),
+    "GameOverError": (errors.IllegalActionError,),
+    "PlayerLeftError": (errors.IllegalActionError,),
+    "InvalidAnswerError": (errors.MtgsimError, ValueError),
+    "UnscriptedDecisionError": (errors.MtgsimError,),
+    "InvalidCardError": (errors.MtgsimError, ValueError),
+    "SnapshotError": (errors.MtgsimError, ValueError),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HIERARCHY))
+def test_exception_hierarchy_matches_the_contract(name):  # python_api.md, GUIDE §3
+    cls = getattr(errors, name)
+    assert cls is getattr(mtgsim, name)  # re-exported at top level, same class
+    assert name in errors.__all__
+    for base in HIERARCHY[name]:
+        assert issubclass(cls, base)
+    assert issubclass(cls, errors.MtgsimError)
+
+
+# ----- a populated position that every rejected call must leave untouched ---------------------
+
+
+@pytest.fixture
+def table():
+    """Three players (seed 4, all manual). Player 2 has conceded; the game goes on."""
+    g = new_game(3, seed=4)
+    ids = {}
+    ids["lib0"] = g.add_cards(0, "library", ["Island", "Swamp", "Grizzly Bears", "Lightning Bolt", "Mountain"])
+    ids["lib1"] = g.add_cards(1, "library", ["Forest", "Plains"])
+    ids["hand0"] = add_hand(g, 0, ["Counterspell", "Hill Giant", "Island"])
+    ids["yard0"] = g.add_cards(0, "graveyard", ["Swamp"])
+    ids["bf0"] = g.add_cards(0, "battlefield", ["Savannah Lions"])
+    ids["exile"] = g.add_cards(1, "exile", ["Ornithopter"])
+    g.add_counters(ids["bf0"][0], "+1/+1", 1)
+    g.add_player_counters(1, "poison", 2)
+    g.set_life(0, 17)
+    drawn = g.draw(1)
+    ids["stale"] = ids["lib1"][0]  # drawn: that library object no longer exists
+    ids["hand1"] = drawn
+    g.concede(2)
+    g.script(1, [[drawn[0]]])
+    assert not g.is_over and g.pending is None
+    return g, ids
+
+
+BAD_CALLS = [
+    # (label, call, exception)
+    ("unknown card name", lambda g, i: g.add_cards(0, "hand", ["Island", "Black Lotus"]), errors.UnknownCardError),
+    ("unknown card in a batch is all or nothing", lambda g, i: g.add_cards(0, "library", ["Island", "Nope"]), errors.UnknownCardError),
+    ("player index too high", lambda g, i: g.draw(3), errors.InvalidPlayerError),
+    ("negative player index", lambda g, i: g.mill(-1, 1), errors.InvalidPlayerError),
+    ("bad player in a list", lambda g, i: g.mill_each([0, 7], 1), errors.InvalidPlayerError),
+    ("bad player for a zone", lambda g, i: g.hand(3), errors.InvalidPlayerError),
+    ("bad player for a policy", lambda g, i: g.set_policy(5, "first"), errors.InvalidPlayerError),
+    ("bad player for a script", lambda g, i: g.script(3, []), errors.InvalidPlayerError),
+    ("bad chooser", lambda g, i: g.discard(0, 1, chooser=9), errors.InvalidPlayerError),
+    ("bad library owner", lambda g, i: g.search(0, "card", library=3), errors.InvalidPlayerError),
+    ("bad controller", lambda g, i: g.move(i["hand0"][0], "battlefield", controller=4), errors.InvalidPlayerError),
+    ("bad active player", lambda g, i: setattr(g, "active_player", 3), errors.InvalidPlayerError),
+    ("stale id moved", lambda g, i: g.move(i["stale"], "exile"), errors.NoSuchObjectError),
+    ("stale id looked at", lambda g, i: g.object(i["stale"]), errors.NoSuchObjectError),
+    ("stale id given counters", lambda g, i: g.add_counters(i["stale"], "charge"), errors.NoSuchObjectError),
+    ("stale id revealed", lambda g, i: g.reveal(1, [i["stale"]]), errors.NoSuchObjectError),
+    ("made-up id", lambda g, i: g.name(987654321), errors.NoSuchObjectError),
+    ("negative id", lambda g, i: g.object(-1), errors.NoSuchObjectError),
+    ("tapping a card in hand", lambda g, i: g.set_tapped(i["hand0"][0]), errors.WrongZoneError),
+    ("tapping a card in a library", lambda g, i: g.set_tapped(i["lib0"][0], False), errors.WrongZoneError),
+    ("negative draw", lambda g, i: g.draw(0, -1), errors.InvalidArgumentError),
+    ("absurd draw", lambda g, i: g.draw(0, 10_000_000), errors.InvalidArgumentError),
+    ("negative mill", lambda g, i: g.mill(0, -2), errors.InvalidArgumentError),
+    ("absurd mill", lambda g, i: g.mill_opponents(0, 2_000_000), errors.InvalidArgumentError),
+    ("negative mill cost", lambda g, i: g.pay_mill_cost(0, -1), errors.InvalidArgumentError),
+    ("negative discard", lambda g, i: g.discard(0, -1), errors.InvalidArgumentError),
+    ("negative scry", lambda g, i: g.scry(0, -3), errors.InvalidArgumentError),
+    ("absurd life", lambda g, i: g.set_life(0, 10**7), errors.InvalidArgumentError),
+    ("negative counters", lambda g, i: g.add_counters(i["bf0"][0], "+1/+1", -1), errors.InvalidArgumentError),
+    ("absurd counters", lambda g, i: g.add_player_counters(0, "poison", 10**9), errors.InvalidArgumentError),
+    ("empty counter name", lambda g, i: g.add_counters(i["bf0"][0], ""), errors.InvalidArgumentError),
+    ("unknown zone", lambda g, i: g.add_cards(0, "sideboard", ["Island"]), errors.InvalidArgumentError),
+    ("unknown zone to list", lambda g, i: g.zone("nowhere"), errors.InvalidArgumentError),
+    ("unknown position", lambda g, i: g.add_cards(0, "library", ["Island"], position="middle"), errors.InvalidArgumentError),
+    ("unknown move position", lambda g, i: g.move(i["hand0"][0], "library", position="third"), errors.InvalidArgumentError),
+    ("unknown move zone", lambda g, i: g.move(i["hand0"][0], "moon"), errors.InvalidArgumentError),
+    ("unreadable search", lambda g, i: g.search(0, "lands?"), errors.InvalidArgumentError),
+    ("search for no cards", lambda g, i: g.search(0, "card", count=0), errors.InvalidArgumentError),
+    ("unknown search destination", lambda g, i: g.search(0, "card", to="sideboard"), errors.InvalidArgumentError),
+    ("tapped search into hand", lambda g, i: g.search(0, "card", tapped=True), errors.InvalidArgumentError),
+    ("player listed twice", lambda g, i: g.mill_each([0, 1, 0], 1), errors.InvalidArgumentError),
+    ("card revealed twice", lambda g, i: g.reveal(0, [i["hand0"][0], i["hand0"][0]]), errors.InvalidArgumentError),
+    ("unknown policy", lambda g, i: g.set_policy(0, "smart"), errors.InvalidArgumentError),
+    ("random discard with a chooser", lambda g, i: g.discard(0, 1, random=True, chooser=1), errors.InvalidArgumentError),
+    ("negative batch", lambda g, i: g.run_batch([], -1), errors.InvalidArgumentError),
+    ("card put onto the stack", lambda g, i: g.add_cards(0, "stack", ["Lightning Bolt"]), errors.IllegalActionError),
+    ("card moved onto the stack", lambda g, i: g.move(i["hand0"][0], "stack"), errors.IllegalActionError),
+    ("controller outside the battlefield", lambda g, i: g.move(i["hand0"][0], "graveyard", controller=1), errors.IllegalActionError),
+    ("batch with a manual player", lambda g, i: g.run_batch([mtgsim.Op.mill(0, 1)], 2), errors.IllegalActionError),
+    ("mill cost too large", lambda g, i: g.pay_mill_cost(1, 2), errors.CannotPayError),
+    ("too many counters removed", lambda g, i: g.remove_counters(i["bf0"][0], "+1/+1", 2), errors.CannotPayError),
+    ("too many poison removed", lambda g, i: g.remove_player_counters(1, "poison", 3), errors.CannotPayError),
+    ("answer with nothing pending", lambda g, i: g.answer([i["hand0"][0]]), errors.NoDecisionPendingError),
+    ("left player draws", lambda g, i: g.draw(2), errors.PlayerLeftError),
+    ("left player's life", lambda g, i: g.set_life(2, 10), errors.PlayerLeftError),
+    ("left player mills", lambda g, i: g.mill_each([0, 2], 1), errors.PlayerLeftError),
+    ("left player concedes again", lambda g, i: g.concede(2), errors.PlayerLeftError),
+    ("left player chooses", lambda g, i: g.discard(0, 1, chooser=2), errors.PlayerLeftError),
+    ("left player takes control", lambda g, i: g.move(i["hand0"][0], "battlefield", controller=2), errors.PlayerLeftError),
+    ("left player searches", lambda g, i: g.search(2, "card", library=0), errors.PlayerLeftError),
+    ("unreadable script", lambda g, i: g.script(0, ["discard the bolt"]), errors.InvalidAnswerError),
+]
+
+
+@pytest.mark.parametrize("label,call,exc", BAD_CALLS, ids=[c[0] for c in BAD_CALLS])
+def test_a_rejected_call_raises_its_documented_error_and_changes_nothing(table, label, call, exc):  # CR 733
+    g, ids = table
+    with rejected(g, exc):
+        call(g, ids)
+
+
+def test_error_messages_name_what_was_wrong(table):
+    g, ids = table
+    with pytest.raises(errors.InvalidPlayerError, match="player 7"):
+        g.draw(7)
+    with pytest.raises(errors.UnknownCardError, match="Black Lotus"):
+        g.add_cards(0, "hand", ["Black Lotus"])
+    with pytest.raises(errors.InvalidArgumentError, match="-1"):
+        g.draw(0, -1)
+    with pytest.raises(errors.CannotPayError, match="701.17b"):
+        g.pay_mill_cost(1, 5)
+    with pytest.raises(errors.NoSuchObjectError, match=str(ids["stale"])):
+        g.object(ids["stale"])
+    with pytest.raises(errors.WrongZoneError, match="hand"):
+        g.set_tapped(ids["hand0"][0])
+
+
+def test_unknown_card_outside_a_game():
+    with pytest.raises(errors.UnknownCardError):
+        mtgsim.card("Black Lotus")
+    assert mtgsim.card("Island").name == "Island"
+
+
+@pytest.mark.parametrize("n", [0, 1, 17, -2])
+def test_a_game_needs_two_to_sixteen_players(n):  # CR 100.1
+    with pytest.raises(errors.InvalidArgumentError):
+        mtgsim.Game(n)
+
+
+def test_decision_pending_error_changes_nothing(table):  # CR 733, GUIDE §4
+    g, ids = table
+    g.discard(0, 1)  # player 0 is manual
+    assert g.pending is not None
+    for call in (lambda: g.draw(0), lambda: g.mill(1, 1), lambda: g.move(ids["hand1"][0], "graveyard")):
+        with rejected(g, errors.DecisionPendingError):
+            call()
+
+
+def test_invalid_answer_error_changes_nothing(table):  # CR 733
+    g, ids = table
+    g.discard(0, 1)
+    for bad in ([ids["hand1"][0]], ids["hand0"][:2], [], True):
+        with rejected(g, errors.InvalidAnswerError):
+            g.answer(bad)
+
+
+def test_unscripted_decision_error_changes_nothing(table):  # CR 733, GUIDE §4
+    g, ids = table
+    g.strict = True
+    with rejected(g, errors.UnscriptedDecisionError):
+        g.scry(0, 2)
+
+
+def test_game_over_error_changes_nothing(table):  # CR 104.2a, 733
+    g, ids = table
+    g.add_player_counters(1, "poison", 8)  # ten poison: player 1 loses, player 0 wins
+    assert g.outcome["winners"] == [0]
+    for call in (lambda: g.draw(0), lambda: g.scry(0, 1), lambda: g.reveal(0, ids["hand0"][:1]), lambda: g.set_life(0, 1)):
+        with rejected(g, errors.GameOverError):
+            call()
+
+
+def test_snapshot_error_for_unreadable_saved_state(table):
+    g, _ = table
+    with pytest.raises(errors.SnapshotError):
+        mtgsim.Game._load("this is not a saved game")
+    with pytest.raises(errors.SnapshotError):
+        mtgsim.Decision._from_json("{}")
+    with pytest.raises(errors.SnapshotError):
+        mtgsim.Op._from_json('{"op": "teleport"}')
+    with pytest.raises(errors.SnapshotError):
+        mtgsim.CardDef._from_json('{"name": "Half a card"}')
+
+
+def test_snapshot_error_for_a_tampered_state(table):
+    g, ids = table
+    fn, (saved,) = g.__reduce__()
+    data = json.loads(saved)
+    # put the same card in two places at once: the loader's invariants must catch it
+    data["players"][1]["hand"].append(data["players"][0]["library"][0])
+    with pytest.raises(errors.SnapshotError):
+        fn(json.dumps(data))
+    blob = pickle.dumps(g).replace(b'"life":17', b'"life":1x')  # same length: a valid pickle of a broken state
+    with pytest.raises(errors.SnapshotError):
+        pickle.loads(blob)
+    g.check_invariants()  # the original is fine
+
+
+def test_every_reachable_exception_class_is_exercised():
+    reached = {exc for _, _, exc in BAD_CALLS} | {
+        errors.DecisionPendingError,
+        errors.UnscriptedDecisionError,
+        errors.GameOverError,
+        errors.SnapshotError,
+        errors.InvalidCardError,  # test_card_definitions_are_validated_field_by_field
+        errors.MalformedCostError,
+    }
+    everything = {getattr(errors, n) for n in errors.__all__}
+    # MtgsimError itself is only a base class.
+    assert everything - reached == {errors.MtgsimError}
+
+
+@pytest.mark.parametrize(
+    "fields, exc, words",
+    [
+        (dict(name="Bad", mana_cost="{Q}", type_line="Instant"), errors.MalformedCostError, "{Q}"),  # CR 107.4
+        (dict(name="Bad", mana_cost="2U", type_line="Instant"), errors.MalformedCostError, "braces"),
+        (dict(name="Bad", mana_cost="{1}", type_line="Goblin"), errors.InvalidCardError, "type_line"),  # CR 205.2
+        (dict(name="", mana_cost="{1}", type_line="Artifact"), errors.InvalidCardError, "name"),
+        (dict(name="Bad", mana_cost="{1}{G}", type_line="Creature — Bear", power="2"), errors.InvalidCardError, "power"),
+    ],
+)
+def test_card_definitions_are_validated_field_by_field(fields, exc, words):
+    with pytest.raises(exc, match=re.escape(words)):
+        mtgsim.CardDef(**fields)
+
+
+def test_a_valid_card_definition_has_its_characteristics():  # CR 202.2, 202.3, 205
+    c = mtgsim.CardDef("Test Drake", "{2}{U/R}", "Creature — Drake", "Flying", "2", "2")
+    assert (c.mana_value, c.colors, c.types, c.subtypes, c.power) == (3, ["U", "R"], ["Creature"], ["Drake"], "2")
+
+
+# ----- Python ints that don't fit (finding F3) ------------------------------------------------------
+
+
+def test_an_absurd_count_beyond_64_bits_is_an_invalid_argument():  # contract: bad input -> mtgsim.errors
+    g = new_game()
+    g.add_cards(0, "library", ["Island"])
+    before = state(g)
+    with pytest.raises(errors.InvalidArgumentError):
+        g.draw(0, 10**30)
+    assert state(g) == before
+
+
+def test_a_player_index_beyond_64_bits_is_an_invalid_player():  # contract: bad input -> mtgsim.errors
+    g = new_game()
+    with pytest.raises(errors.InvalidPlayerError):
+        g.life(2**70)
+
+
+def test_a_negative_seed_is_an_invalid_argument():  # contract: bad input -> mtgsim.errors
+    with pytest.raises(errors.InvalidArgumentError):
+        mtgsim.Game(2, seed=-1)

@@ -1,0 +1,314 @@
+"""Inspecting, copying and saving state: clone / copy / deepcopy independence, pickle round trips
+(including a game paused at a decision, which must resume identically), to_dict / to_json."""
+
+from __future__ import annotations
+
+import copy
+import json
+import pickle
+
+import pytest
+
+import mtgsim
+from conftest import add_hand, names, new_game, state
+
+LIBRARY = ["Island", "Grizzly Bears", "Swamp", "Lightning Bolt", "Mountain", "Counterspell", "Forest"]
+
+COPIES = {
+    "clone": lambda g: g.clone(),
+    "copy": copy.copy,
+    "deepcopy": copy.deepcopy,
+    "pickle": lambda g: pickle.loads(pickle.dumps(g)),
+}
+
+
+def position(seed=3):
+    g = new_game(2, seed=seed)
+    g.add_cards(0, "library", LIBRARY)
+    g.add_cards(1, "library", LIBRARY)
+    add_hand(g, 0, ["Hill Giant", "Savannah Lions", "Ornithopter"])
+    (bf,) = g.add_cards(1, "battlefield", ["Horned Turtle"])
+    g.add_counters(bf, "+1/+1", 2)
+    g.set_tapped(bf)
+    g.add_player_counters(1, "poison", 3)
+    g.set_life(0, 12)
+    g.mill(1, 2)
+    g.draw(0)
+    return g
+
+
+# ----- copies are complete and independent -------------------------------------------------------
+
+
+@pytest.mark.parametrize("how", sorted(COPIES))
+def test_a_copy_is_equal_to_the_original(how):
+    g = position()
+    g.strict = True
+    g.script(1, [[0]])
+    g.set_policy(0, "first")
+    c = COPIES[how](g)
+    assert state(c) == state(g)
+    assert c.seed == g.seed and c.num_players == g.num_players and c.turn == g.turn
+    c.check_invariants()
+
+
+@pytest.mark.parametrize("how", sorted(COPIES))
+def test_a_copy_is_independent_of_the_original(how):
+    g = position()
+    before = state(g)
+    c = COPIES[how](g)
+
+    c.mill(0, 3)
+    c.set_life(1, 1)
+    c.add_player_counters(0, "poison")
+    c.recording = False
+    c.set_policy(1, "first")
+
+    assert state(g) == before
+    g.draw(1)
+    assert len(c.hand(1)) == 0 and len(g.hand(1)) == 1
+
+
+@pytest.mark.parametrize("how", sorted(COPIES))
+def test_a_copy_continues_the_same_random_stream(how):  # CR 701.24a (portable generator)
+    g = position()
+    c = COPIES[how](g)
+    g.shuffle(0)
+    c.shuffle(0)
+    assert c.library(0) == g.library(0)
+    g.discard(0, 2, random=True)
+    c.discard(0, 2, random=True)
+    assert c.graveyard(0) == g.graveyard(0)
+
+
+def test_policy_random_stream_is_copied_too():  # GUIDE §3
+    g = position()
+    g.set_policy(0, "random")
+    c = pickle.loads(pickle.dumps(g))
+    assert c.policy(0) == "random"
+    assert g.discard(0, 2) == c.discard(0, 2)
+    assert g.scry(0, 3) is None and c.scry(0, 3) is None
+    assert g.library(0) == c.library(0)
+
+
+# ----- paused games ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("how", sorted(COPIES))
+def test_a_paused_game_copies_and_resumes_identically(how):  # GUIDE §4
+    g = position()
+    g.scry(0, 3)
+    d = g.pending
+    c = COPIES[how](g)
+    assert c.pending == d
+
+    answer = (d.cards[2:], d.cards[:2])
+    rg = g.answer(answer)
+    rc = c.answer(answer)
+
+    assert rg == rc
+    assert state(c) == state(g)
+    assert g.events[-1] == {"kind": "scried", "player": 0, "amount": 3, "looked": 3, "to_bottom": 2}
+
+
+@pytest.mark.parametrize("how", sorted(COPIES))
+def test_a_paused_copy_can_be_answered_differently(how):  # CR 701.9b, GUIDE §4
+    g = position()
+    hand = g.hand(0)
+    g.discard(0, 1)
+    c = COPIES[how](g)
+    a = g.answer([hand[0]])
+    b = c.answer([hand[1]])
+    assert names(g, a) == ["Hill Giant"] and names(c, b) == ["Savannah Lions"]
+    assert g.hand(0) == [hand[1], hand[2], hand[3]]
+    assert c.hand(0) == [hand[0], hand[2], hand[3]]
+
+
+def test_a_game_pickled_in_the_middle_of_a_simultaneous_scry_resumes_identically():  # CR 701.22c
+    g = new_game(3, seed=2)
+    libs = [g.add_cards(p, "library", LIBRARY) for p in range(3)]
+    g.active_player = 1
+    g.scry_each([0, 1, 2], 2)
+    g.answer(([], libs[1][:2]))  # player 1 has decided; player 2 is being asked
+    assert g.pending.player == 2
+
+    c = pickle.loads(pickle.dumps(g))
+
+    for game in (g, c):
+        game.answer((libs[2][:1], libs[2][1:2]))
+        game.answer((libs[0][1::-1], []))
+    assert state(c) == state(g)
+    assert [e["player"] for e in c.events] == [1, 2, 0]
+    assert c.library(1) == libs[1][2:] + libs[1][:2]
+
+
+def test_a_paused_may_search_pickles_and_resumes():  # CR 701.23g
+    g = position()
+    g.search(0, "basic land", optional=True, reveal=True)
+    c = pickle.loads(pickle.dumps(g))
+    for game in (g, c):
+        assert game.pending.kind == "yes_no"
+        game.answer(True)
+        game.answer(game.pending.options[:1])
+    assert state(c) == state(g)
+
+
+def test_scripts_and_strict_mode_survive_pickling():
+    g = position()
+    hand = g.hand(0)
+    g.strict = True
+    g.script(0, [[hand[2]]])
+    c = pickle.loads(pickle.dumps(g))
+    assert c.strict and c.script_len(0) == 1
+    assert names(c, c.discard(0, 1)) == ["Ornithopter"]
+
+
+def test_callbacks_are_not_pickled_and_those_players_become_manual():
+    g = position()
+    g.set_policy(0, lambda game, d: d.options[: d.max])
+    assert g.clone().policy(0) == "callback"  # a clone in the same process keeps it
+    c = pickle.loads(pickle.dumps(g))
+    assert c.policy(0) == "manual"
+    assert c.discard(0, 1) is None and c.pending.player == 0
+
+
+def test_a_finished_game_pickles_as_finished():  # CR 104
+    g = position()
+    g.set_life(0, 0)
+    c = pickle.loads(pickle.dumps(g))
+    assert c.is_over and c.outcome == g.outcome == {"winners": [1], "losers": [{"player": 0, "reason": "life"}]}
+    with pytest.raises(mtgsim.GameOverError):
+        c.draw(1)
+
+
+def test_recording_flag_and_event_log_survive_pickling():
+    g = position()
+    g.recording = False
+    c = pickle.loads(pickle.dumps(g))
+    assert not c.recording and c.events == g.events and len(c.events) > 0
+    c.mill(0, 1)
+    assert c.events == g.events
+
+
+def test_events_can_be_cleared_and_recording_turned_off():  # GUIDE §3 (optional event log)
+    g = position()
+    g.clear_events()
+    assert g.events == []
+    g.recording = False
+    g.mill(0, 1)
+    g.draw(0)
+    assert g.events == []
+    g.recording = True
+    (card,) = g.mill(0, 1)
+    assert g.events == [{"kind": "milled", "player": 0, "cards": [card]}]
+
+
+# ----- value objects -----------------------------------------------------------------------------
+
+
+def test_decisions_pickle_and_compare():
+    g = position()
+    g.scry(0, 2)
+    d = g.pending
+    d2 = pickle.loads(pickle.dumps(d))
+    assert d2 == d
+    assert (d2.player, d2.kind, d2.purpose, d2.cards, d2.prompt) == (d.player, d.kind, d.purpose, d.cards, d.prompt)
+    assert d2.to_dict() == d.to_dict()
+
+
+OPS = [
+    mtgsim.Op.draw(0),
+    mtgsim.Op.draw(1, 3),
+    mtgsim.Op.mill(1, 14),
+    mtgsim.Op.mill_opponents(0, 14),
+    mtgsim.Op.discard(0, 2),
+    mtgsim.Op.discard(0, 1, random=True),
+    mtgsim.Op.shuffle(1),
+    mtgsim.Op.search(0, "basic land", count=2, to="battlefield", reveal=True, shuffle=False),
+    mtgsim.Op.scry(0, 2),
+]
+
+
+@pytest.mark.parametrize("op", OPS, ids=repr)
+def test_ops_pickle_and_compare(op):
+    op2 = pickle.loads(pickle.dumps(op))
+    assert op2 == op and repr(op2) == repr(op)
+    assert op != (mtgsim.Op.draw(1, 99))
+
+
+@pytest.mark.parametrize("name", ["Lightning Bolt", "Vedalken AEthermage", "Island", "Fractured Sanity", "Troll of Khazad-dûm"])
+def test_card_definitions_pickle_and_compare(name):
+    c = mtgsim.card(name)
+    c2 = pickle.loads(pickle.dumps(c))
+    assert c2 == c and hash(c2) == hash(c)
+    for attr in ("name", "mana_cost", "mana_value", "colors", "types", "supertypes", "subtypes", "power", "toughness", "loyalty", "type_line", "text"):
+        assert getattr(c2, attr) == getattr(c, attr)
+    assert c != mtgsim.card("Counterspell")
+
+
+def test_batch_results_pickle():
+    g = position()
+    g.set_policy(0, "random")
+    g.set_policy(1, "random")
+    before = state(g)
+    r = g.run_batch([mtgsim.Op.mill(1, 2), mtgsim.Op.scry(0, 1)], 5)
+    assert state(g) == before  # a batch runs on a copy
+    r2 = pickle.loads(pickle.dumps(r))
+    assert (r2.repetitions, r2.operations, r2.games_over, r2.library_cards) == (r.repetitions, r.operations, r.games_over, r.library_cards) == (5, 10, 0, 5 * (6 + 3))
+
+
+def test_game_objects_pickle():  # GUIDE §5: everything users hold can be pickled
+    g = position()
+    obj = g.object(g.battlefield()[0])
+    obj2 = pickle.loads(pickle.dumps(obj))
+    assert (obj2.id, obj2.name, obj2.owner, obj2.controller, obj2.zone, obj2.tapped, obj2.counters) == (
+        obj.id, obj.name, obj.owner, obj.controller, obj.zone, obj.tapped, obj.counters)
+
+
+def test_rng_pickles_mid_stream():  # GUIDE §5
+    r = mtgsim.Rng(5)
+    r.next_u64()
+    r2 = pickle.loads(pickle.dumps(r))
+    assert r2.next_u64() == r.next_u64()
+
+
+# ----- export ------------------------------------------------------------------------------------
+
+
+def test_to_dict_lists_every_zone_in_order():
+    g = position()
+    d = g.to_dict()
+    assert set(d) >= {"num_players", "seed", "turn", "active_player", "players", "battlefield", "stack", "exile", "command", "pending", "outcome"}
+    assert (d["num_players"], d["seed"], d["turn"], d["active_player"]) == (2, 3, 1, 0)
+    for p, pd in enumerate(d["players"]):
+        for zone in ("library", "hand", "graveyard", "outside"):
+            assert [o["id"] for o in pd[zone]] == g.zone(zone, p)
+            assert all(o["owner"] == p for o in pd[zone])
+            assert [o["name"] for o in pd[zone]] == names(g, g.zone(zone, p))
+    assert [p["life"] for p in d["players"]] == [12, 20]
+    assert d["players"][1]["counters"] == {"poison": 3}
+    (turtle,) = d["battlefield"]
+    assert turtle == {"id": g.battlefield()[0], "name": "Horned Turtle", "owner": 1, "controller": 1, "tapped": True, "counters": {"+1/+1": 2}}
+    assert d["pending"] is None and d["outcome"] is None
+
+
+def test_to_json_is_the_dict_as_json():
+    g = position()
+    assert json.loads(g.to_json()) == g.to_dict()
+    g.discard(0, 1)
+    assert json.loads(g.to_json()) == g.to_dict()
+    assert g.to_dict()["pending"]["player"] == 0
+
+
+def test_check_invariants_holds_after_every_kind_of_action():  # CR 400.1, 400.7 (one zone each)
+    g = position()
+    g.set_policy(0, "random")
+    g.set_policy(1, "random")
+    g.check_invariants()
+    g.mill_opponents(0, 2)
+    g.discard(0, 1)
+    g.scry(1, 2)
+    g.search(0, "basic land")
+    g.move(g.hand(0)[0], "exile")
+    g.check_invariants()
+    assert sum(len(g.zone(z, p)) for p in range(2) for z in ("library", "hand", "graveyard")) + len(g.battlefield()) + len(g.exile()) == 2 * len(LIBRARY) + 4
