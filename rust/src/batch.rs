@@ -6,6 +6,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::actions::discard::DiscardMode;
 use crate::actions::search::SearchSpec;
+use crate::casting::CastOptions;
+use crate::object::ObjId;
 use crate::error::{illegal, invalid, Error, Result};
 use crate::game::{Game, Progress};
 use crate::policy::Policy;
@@ -22,6 +24,12 @@ pub enum Op {
     Shuffle { player: usize },
     Search { player: usize, spec: SearchSpec },
     Scry { player: usize, n: i64 },
+    /// The player with priority casts this card (automatic payment, policies for choices).
+    Cast { card: ObjId, kicks: Option<Vec<u32>> },
+    /// Everyone passes until the top of the stack resolves.
+    ResolveTop,
+    /// The total cost of casting the card with these kicks, and whether it can be paid.
+    CostOf { card: ObjId, kicks: Vec<u32> },
 }
 
 /// What a batch did.
@@ -52,6 +60,12 @@ impl Game {
             }
             Op::Search { player, spec } => self.search(*player, *player, spec.clone())?,
             Op::Scry { player, n } => self.scry(*player, *n)?,
+            Op::Cast { card, kicks } => self.cast(*card, CastOptions { kicks: kicks.clone(), ..CastOptions::default() })?,
+            Op::ResolveTop => self.resolve_top()?,
+            Op::CostOf { card, kicks } => {
+                let (_, payable) = self.cost_of(*card, kicks, 0)?;
+                Progress::Done(if payable { vec![*card] } else { Vec::new() })
+            }
         })
     }
 

@@ -8,7 +8,9 @@ use std::sync::{Arc, OnceLock};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::keywords::import_keywords;
 use crate::mana::{ColorSet, ManaCost};
+use crate::rules::{CardRules, Condition, Effect, StaticAbility, Who};
 
 macro_rules! word_set {
     ($(#[$doc:meta])* $set:ident, $kind:ident { $($variant:ident = $word:literal),* $(,)? }) => {
@@ -75,6 +77,8 @@ pub struct CardDef {
     pub loyalty: Option<Box<str>>,
     pub type_line: Box<str>,
     pub text: Box<str>,
+    /// What the card does, as data (keywords from the text included).
+    pub rules: CardRules,
 }
 
 /// The on-disk shape of a card: the fields of common public card data (`card_pool.json`).
@@ -93,6 +97,9 @@ pub struct CardRecord {
     pub toughness: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub loyalty: Option<String>,
+    /// The card's rules as data (see `rules.rs`); keyword lines of the text are added on load.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<CardRules>,
 }
 
 impl TryFrom<CardRecord> for CardDef {
@@ -112,8 +119,44 @@ impl From<CardDef> for CardRecord {
             power: d.power.map(Into::into),
             toughness: d.toughness.map(Into::into),
             loyalty: d.loyalty.map(Into::into),
+            rules: (!d.rules.is_empty()).then_some(d.rules),
         }
     }
+}
+
+/// Checks that instructions refer only to targets that exist and to valid card descriptions.
+fn validate_effects(effects: &[Effect], targets: usize, path: &str) -> std::result::Result<(), (String, String)> {
+    for (i, e) in effects.iter().enumerate() {
+        let here = format!("{path}[{i}]");
+        let target = match e {
+            Effect::Counter { target } | Effect::Damage { target, .. } => Some(*target),
+            Effect::Draw { who: Who::Target(t), .. }
+            | Effect::Mill { who: Who::Target(t), .. }
+            | Effect::Scry { who: Who::Target(t), .. }
+            | Effect::Discard { who: Who::Target(t), .. }
+            | Effect::Search { who: Who::Target(t), .. }
+            | Effect::LoseLife { who: Who::Target(t), .. }
+            | Effect::GainLife { who: Who::Target(t), .. } => Some(*t),
+            Effect::If { cond: Condition::TargetKicked(t), .. } => Some(*t),
+            _ => None,
+        };
+        if let Some(t) = target {
+            if t >= targets {
+                return Err((here, format!("refers to target {t}, but the card has {targets} target(s)")));
+            }
+        }
+        match e {
+            Effect::Search { filter, .. } | Effect::PutFromHand { filter, .. } => {
+                crate::filter::CardFilter::parse(filter).map_err(|x| (format!("{here}.filter"), x.to_string()))?;
+            }
+            Effect::If { then, otherwise, .. } => {
+                validate_effects(then, targets, &format!("{here}.then"))?;
+                validate_effects(otherwise, targets, &format!("{here}.else"))?;
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 impl CardDef {
@@ -130,7 +173,22 @@ impl CardDef {
         if r.power.is_some() != r.toughness.is_some() {
             return Err(err("power", "power and toughness must both be given or both be absent".into()));
         }
+        let mut rules = r.rules.unwrap_or_default();
+        import_keywords(&r.oracle_text, &mut rules);
+        for (i, m) in rules.mana.iter().enumerate() {
+            if m.produce.is_empty() || m.produce.iter().any(|c| !["W", "U", "B", "R", "G", "C"].contains(&c.as_str())) {
+                return Err(err(&format!("rules.mana[{i}].produce"), "must list mana types W, U, B, R, G or C".into()));
+            }
+        }
+        for (i, s) in rules.statics.iter().enumerate() {
+            let filter = match s {
+                StaticAbility::CostReduction { filter, .. } | StaticAbility::CostIncrease { filter, .. } | StaticAbility::GrantStickerKicker { filter, .. } => filter,
+            };
+            crate::filter::CardFilter::parse(filter).map_err(|e| err(&format!("rules.static[{i}].filter"), e.to_string()))?;
+        }
+        validate_effects(&rules.spell, rules.targets.len(), "rules.spell").map_err(|(f, why)| err(&f, why))?;
         Ok(CardDef {
+            rules,
             colors: mana_cost.colors(),
             mana_cost,
             types,
@@ -323,6 +381,7 @@ mod tests {
             power: None,
             toughness: None,
             loyalty: None,
+            rules: None,
         };
         match CardDef::from_record(rec("{Q}", "Instant")) {
             Err(Error::InvalidCard { card, field, .. }) => assert_eq!((card.as_str(), field.as_str()), ("Bad", "mana_cost")),

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::object::ObjId;
+use crate::target::TargetRef;
 
 /// What the choice is for; part of the prompt, and lets policies play sensibly.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -22,6 +23,20 @@ pub enum Purpose {
     MaySearch,
     /// Put the looked-at cards on top or bottom (CR 701.22a).
     Scry,
+    /// Whether to pay kicker ability `index` of the spell being cast (CR 601.2b, 702.33a).
+    Kicker { index: u8 },
+    /// How many times to pay a multikicker cost (CR 702.33c).
+    Multikicker { index: u8 },
+    /// The value of X (CR 601.2b, 107.3).
+    ChooseX,
+    /// The targets for target `index` of a spell (CR 601.2c).
+    Targets { index: u8 },
+    /// Which mana sources to tap to pay a cost (CR 601.2g–h).
+    PayMana,
+    /// Whether to put a sticker on the spell (sticker kicker, CR 702.33h).
+    Sticker,
+    /// Which card to put from hand onto the battlefield ("you may put a land card...").
+    PutFromHand,
 }
 
 impl Purpose {
@@ -31,6 +46,13 @@ impl Purpose {
             Purpose::Search => "search",
             Purpose::MaySearch => "may_search",
             Purpose::Scry => "scry",
+            Purpose::Kicker { .. } => "kicker",
+            Purpose::Multikicker { .. } => "multikicker",
+            Purpose::ChooseX => "x",
+            Purpose::Targets { .. } => "targets",
+            Purpose::PayMana => "pay_mana",
+            Purpose::Sticker => "sticker",
+            Purpose::PutFromHand => "put_from_hand",
         }
     }
 }
@@ -46,6 +68,10 @@ pub enum Choice {
     /// order given, top first.
     Scry { cards: Vec<ObjId> },
     YesNo,
+    /// A number from `min` to `max`.
+    Number { min: u32, max: u32 },
+    /// Between `min` and `max` distinct targets from `options` (objects or players).
+    Targets { options: Vec<TargetRef>, min: u32, max: u32 },
 }
 
 /// A pending choice.
@@ -63,6 +89,8 @@ pub enum Answer {
     Cards { cards: Vec<ObjId> },
     Scry { top: Vec<ObjId>, bottom: Vec<ObjId> },
     YesNo { yes: bool },
+    Number { n: u32 },
+    Targets { targets: Vec<TargetRef> },
 }
 
 impl Decision {
@@ -71,6 +99,8 @@ impl Decision {
             Choice::Cards { .. } => "choose_cards",
             Choice::Scry { .. } => "scry",
             Choice::YesNo => "yes_no",
+            Choice::Number { .. } => "number",
+            Choice::Targets { .. } => "targets",
         }
     }
 
@@ -111,6 +141,28 @@ impl Decision {
                 Ok(())
             }
             (Choice::YesNo, Answer::YesNo { .. }) => Ok(()),
+            (Choice::Number { min, max }, Answer::Number { n }) => {
+                if n < min || n > max {
+                    return Err(bad(format!("{n} is not between {min} and {max}")));
+                }
+                Ok(())
+            }
+            (Choice::Targets { options, min, max }, Answer::Targets { targets }) => {
+                let n = targets.len() as u32;
+                if n < *min || n > *max {
+                    let range = if min == max { format!("exactly {min}") } else { format!("between {min} and {max}") };
+                    return Err(bad(format!("chose {n} target(s), must choose {range}")));
+                }
+                for (i, t) in targets.iter().enumerate() {
+                    if !options.contains(t) {
+                        return Err(bad(format!("{t} is not a legal target here")));
+                    }
+                    if targets[..i].contains(t) {
+                        return Err(bad(format!("{t} is chosen twice for one \"target\" (CR 601.2c)")));
+                    }
+                }
+                Ok(())
+            }
             _ => Err(bad(format!("expected an answer of kind {}, got {}", self.kind(), answer.kind()))),
         }
     }
@@ -123,6 +175,9 @@ impl Decision {
             Choice::Cards { options, min, .. } if *min as usize >= options.len() => Some(Answer::Cards { cards: options.clone() }),
             Choice::Cards { max: 0, .. } => Some(Answer::Cards { cards: Vec::new() }),
             Choice::Scry { cards } if cards.is_empty() => Some(Answer::Scry { top: Vec::new(), bottom: Vec::new() }),
+            Choice::Number { min, max } if min == max => Some(Answer::Number { n: *min }),
+            Choice::Targets { options, min, .. } if *min as usize >= options.len() => Some(Answer::Targets { targets: options.clone() }),
+            Choice::Targets { max: 0, .. } => Some(Answer::Targets { targets: Vec::new() }),
             _ => None,
         }
     }
@@ -131,13 +186,16 @@ impl Decision {
 impl Decision {
     /// A flat, readable form (the same fields as the Python `Decision`).
     pub fn view(&self) -> serde_json::Value {
-        let ids = |v: &[ObjId]| v.iter().map(|o| o.0).collect::<Vec<u64>>();
+        use serde_json::json;
+        let ids = |v: &[ObjId]| json!(v.iter().map(|o| o.0).collect::<Vec<u64>>());
         let (options, min, max, cards) = match &self.choice {
-            Choice::Cards { options, min, max } => (ids(options), *min, *max, Vec::new()),
+            Choice::Cards { options, min, max } => (ids(options), *min, *max, json!([])),
             Choice::Scry { cards } => (ids(cards), 0, cards.len() as u32, ids(cards)),
-            Choice::YesNo => (Vec::new(), 0, 1, Vec::new()),
+            Choice::YesNo => (json!([]), 0, 1, json!([])),
+            Choice::Number { min, max } => (json!([]), *min, *max, json!([])),
+            Choice::Targets { options, min, max } => (json!(options.iter().map(TargetRef::view).collect::<Vec<_>>()), *min, *max, json!([])),
         };
-        serde_json::json!({
+        json!({
             "player": self.player,
             "kind": self.kind(),
             "purpose": self.purpose.name(),
@@ -151,13 +209,30 @@ impl Decision {
 }
 
 impl Answer {
+    /// Reads an answer given in a looser form as the form this choice takes: ids for targets
+    /// are object targets; 0/1 and yes/no are interchangeable.
+    pub fn coerce(self, choice: &Choice) -> Answer {
+        match (self, choice) {
+            (Answer::Cards { cards }, Choice::Targets { .. }) => Answer::Targets { targets: cards.into_iter().map(TargetRef::Object).collect() },
+            (Answer::Number { n }, Choice::YesNo) if n <= 1 => Answer::YesNo { yes: n == 1 },
+            (Answer::YesNo { yes }, Choice::Number { .. }) => Answer::Number { n: yes as u32 },
+            (a, _) => a,
+        }
+    }
+
     pub fn kind(&self) -> &'static str {
         match self {
             Answer::Cards { .. } => "choose_cards",
             Answer::Scry { .. } => "scry",
             Answer::YesNo { .. } => "yes_no",
+            Answer::Number { .. } => "number",
+            Answer::Targets { .. } => "targets",
         }
     }
+}
+
+fn kicker_letter(index: u8) -> char {
+    (b'A' + index) as char
 }
 
 fn ids(v: &[ObjId]) -> Vec<u64> {
@@ -180,6 +255,18 @@ impl fmt::Display for Decision {
             }
             (Choice::Scry { cards }, _) => write!(f, "scries: puts {} card(s) on top or bottom", cards.len()),
             (Choice::YesNo, Purpose::MaySearch) => f.write_str("chooses whether to search"),
+            (Choice::YesNo, Purpose::Kicker { index }) => write!(f, "chooses whether to pay kicker {}", kicker_letter(index)),
+            (Choice::YesNo, Purpose::Sticker) => f.write_str("chooses whether to put a sticker on the spell"),
+            (Choice::Number { min, max }, Purpose::Multikicker { .. }) => write!(f, "chooses how many times to pay multikicker ({min} to {max})"),
+            (Choice::Number { min, max }, Purpose::ChooseX) => write!(f, "chooses X ({min} to {max})"),
+            (Choice::Number { min, max }, p) => write!(f, "chooses a number from {min} to {max} ({})", p.name()),
+            (Choice::Targets { min, max, .. }, p) => {
+                let n = if min == max { min.to_string() } else { format!("{min} to {max}") };
+                match p {
+                    Purpose::Targets { index } => write!(f, "chooses {n} target(s) for target {index}"),
+                    _ => write!(f, "chooses {n} target(s)"),
+                }
+            }
             (Choice::YesNo, p) => write!(f, "answers yes or no ({})", p.name()),
         }
     }

@@ -5,6 +5,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::object::ObjId;
+use crate::target::TargetRef;
+use crate::turn::Step;
 use crate::zone::Zone;
 
 /// Why a player lost (CR 104.3, 704.5).
@@ -60,6 +62,28 @@ pub enum Event {
     ObjectCountersChanged { card: ObjId, counter: String, delta: i64 },
     PlayerLost { player: u8, reason: LossReason },
     GameOver { winners: Vec<u8> },
+    /// A step began (CR 500).
+    StepBegan { turn: u32, step: Step, active: u8 },
+    /// CR 117.3d.
+    PassedPriority { player: u8 },
+    /// Mana added to a pool by a mana ability (CR 106.4, 605); `source` was tapped for it.
+    ManaAdded { player: u8, source: ObjId, mana: String },
+    /// A land played (CR 305.1): the new object on the battlefield.
+    LandPlayed { player: u8, card: ObjId },
+    /// A spell became cast (CR 601.2i): the spell on the stack and the choices it was cast with.
+    SpellCast { player: u8, spell: ObjId, kicks: [u16; 2], granted_kicks: u16, x: u32, targets: Vec<TargetRef> },
+    /// A ticket counter from sticker kicker and, if chosen, a sticker (CR 702.33h, 123).
+    StickerPut { player: u8, card: ObjId, sticker: String },
+    /// A spell or ability resolved (CR 608); `card` is where its card went, if anywhere.
+    Resolved { spell: ObjId, card: Option<ObjId> },
+    /// A spell didn't resolve because all its targets were illegal (CR 608.2b).
+    Fizzled { spell: ObjId, card: Option<ObjId> },
+    /// A spell was countered (CR 701.6) and went to its owner's graveyard (`card`).
+    Countered { spell: ObjId, card: Option<ObjId> },
+    /// Damage dealt (CR 120) by `source` to a player or object.
+    DamageDealt { source: ObjId, target: TargetRef, amount: u32 },
+    /// A permanent put into its owner's graveyard by a state-based action or destroyed.
+    Died { card: ObjId, from_id: ObjId },
 }
 
 /// The game's record of events.

@@ -8,6 +8,18 @@ use serde::{Deserialize, Serialize};
 
 use crate::card::{CardDef, CardType, Supertype, SupertypeSet, TypeSet};
 use crate::error::{invalid, Result};
+use crate::mana::{Color, ColorSet};
+
+fn color_word(w: &str) -> Option<Color> {
+    Some(match w.to_ascii_lowercase().as_str() {
+        "white" => Color::White,
+        "blue" => Color::Blue,
+        "black" => Color::Black,
+        "red" => Color::Red,
+        "green" => Color::Green,
+        _ => return None,
+    })
+}
 
 /// One conjunction of qualities.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -17,11 +29,14 @@ pub struct Quality {
     pub supertypes: SupertypeSet,
     pub subtypes: Vec<Box<str>>,
     pub name: Option<Box<str>>,
+    /// Colors the card must have (CR 105.2), from "white", "blue", ...
+    #[serde(default)]
+    pub colors: ColorSet,
 }
 
 impl Quality {
     fn is_empty(&self) -> bool {
-        self.types.is_empty() && self.not_types.is_empty() && self.supertypes.is_empty() && self.subtypes.is_empty() && self.name.is_none()
+        self.types.is_empty() && self.not_types.is_empty() && self.supertypes.is_empty() && self.subtypes.is_empty() && self.name.is_none() && self.colors.is_empty()
     }
 
     fn matches(&self, c: &CardDef) -> bool {
@@ -30,6 +45,7 @@ impl Quality {
             && c.supertypes.contains_all(self.supertypes)
             && self.subtypes.iter().all(|s| c.has_subtype(s))
             && self.name.as_deref().is_none_or(|n| *c.name == *n)
+            && self.colors.iter().all(|col| c.colors.contains(col))
     }
 }
 
@@ -61,7 +77,11 @@ impl CardFilter {
                 let mut q = Quality::default();
                 for word in alt.split_whitespace() {
                     let w = word.trim_end_matches(',');
-                    if w.eq_ignore_ascii_case("card") || w.eq_ignore_ascii_case("cards") || w.eq_ignore_ascii_case("a") || w.eq_ignore_ascii_case("an") {
+                    if ["card", "cards", "a", "an", "spell", "spells"].iter().any(|n| w.eq_ignore_ascii_case(n)) {
+                        continue;
+                    }
+                    if let Some(col) = color_word(w) {
+                        q.colors.insert(col);
                         continue;
                     }
                     if let Some(t) = CardType::from_word(w) {

@@ -13,7 +13,10 @@ use crate::error::{illegal, invalid, Error, Result};
 use crate::event::{Event, EventLog, LossReason};
 use crate::object::{ObjId, Object};
 use crate::policy::{Policy, Seat};
+use crate::payment::ManaPool;
 use crate::process::Frame;
+use crate::stack::StackItem;
+use crate::turn::Step;
 use crate::rng::{derive_seed, Rng};
 use crate::zone::{Position, Zone, ZoneKind};
 
@@ -33,6 +36,8 @@ pub struct PlayerState {
     pub outside: Vec<u32>,
     /// Set by a draw from an empty library, until state-based actions look (CR 704.5b).
     pub drew_from_empty: bool,
+    /// Mana in the player's mana pool (CR 106.4); it empties between steps (CR 500.4).
+    pub pool: ManaPool,
     pub lost: Option<LossReason>,
     /// Has left a multiplayer game that went on (CR 800.4a).
     #[serde(default)]
@@ -55,6 +60,7 @@ impl Clone for PlayerState {
         self.graveyard.clone_from(&src.graveyard);
         self.outside.clone_from(&src.outside);
         self.drew_from_empty = src.drew_from_empty;
+        self.pool.clone_from(&src.pool);
         self.lost = src.lost;
         self.left = src.left;
     }
@@ -70,6 +76,7 @@ impl PlayerState {
             graveyard: Vec::new(),
             outside: Vec::new(),
             drew_from_empty: false,
+            pool: ManaPool::default(),
             lost: None,
             left: false,
         }
@@ -122,6 +129,18 @@ pub struct Game {
     pub(crate) rng: Rng,
     pub(crate) active: u8,
     pub(crate) turn: u32,
+    pub(crate) step: Step,
+    pub(crate) starting_player: u8,
+    /// Who has priority (CR 117); nobody between steps.
+    pub(crate) priority: Option<u8>,
+    /// Players who have passed in succession (CR 117.4).
+    pub(crate) passes: u8,
+    /// Lands the active player has played this turn (CR 305.2).
+    pub(crate) lands_played: u8,
+    /// What each spell on the stack was cast with, parallel to `stack` (bottom first).
+    pub(crate) stack_items: Vec<StackItem>,
+    /// Stickers on objects (CR 123), by slot: kept across public zones, lost in hidden ones.
+    pub(crate) stickers: Vec<(u32, Box<str>)>,
     pub(crate) seats: Vec<Seat>,
     pub(crate) strict: bool,
     /// Work in progress: actions stopped part-way, innermost last.
@@ -157,8 +176,15 @@ impl Game {
             rng: Rng::new(seed),
             active: 0,
             turn: 1,
+            step: Step::PrecombatMain,
+            starting_player: 0,
+            priority: Some(0),
+            passes: 0,
+            lands_played: 0,
+            stack_items: Vec::new(),
+            stickers: Vec::new(),
             seats: (0..num_players)
-                .map(|p| Seat { policy: Policy::Random, script: Default::default(), rng: Rng::new(derive_seed(seed, 1 + p as u64)) })
+                .map(|p| Seat { policy: Policy::Random, script: Default::default(), rng: Rng::new(derive_seed(seed, 1 + p as u64)), auto_pay: true })
                 .collect(),
             strict: false,
             frames: Vec::new(),
@@ -198,6 +224,8 @@ impl Game {
                 game.draw_one(p as u8);
             }
         }
+        // The first turn begins (CR 103.8): nothing to untap, so the game is in the upkeep.
+        game.step = Step::Upkeep;
         game.check_state_based_actions();
         Ok(game)
     }
@@ -235,14 +263,14 @@ impl Game {
         Ok(self.player(player)?.life)
     }
 
-    /// The objects in a zone. Libraries and graveyards are listed top card first; other zones in
-    /// the order the objects arrived. `player` names whose zone for library, hand, graveyard and
+    /// The objects in a zone. Libraries, graveyards and the stack are listed top first; other
+    /// zones in the order the objects arrived. `player` names whose zone for library, hand, graveyard and
     /// outside the game, and is ignored for the shared zones.
     pub fn zone(&self, player: usize, kind: ZoneKind) -> Result<Vec<ObjId>> {
         let p = self.check_player(player)?;
         let slots = self.zone_slots(Zone { kind, player: p });
         let ids = slots.iter().map(|&s| self.id_of(s));
-        Ok(if matches!(kind, ZoneKind::Library | ZoneKind::Graveyard) { ids.rev().collect() } else { ids.collect() })
+        Ok(if matches!(kind, ZoneKind::Library | ZoneKind::Graveyard | ZoneKind::Stack) { ids.rev().collect() } else { ids.collect() })
     }
 
     pub fn zone_len(&self, player: usize, kind: ZoneKind) -> Result<usize> {
@@ -265,6 +293,11 @@ impl Game {
     pub fn counters(&self, id: ObjId) -> Result<Option<&Counters>> {
         let slot = self.slot_of(id)?;
         Ok(self.object_counters.iter().find(|(s, _)| *s == slot).map(|(_, c)| c))
+    }
+
+    /// The names of the stickers on an object (CR 123).
+    pub fn stickers_on(&self, id: ObjId) -> Vec<String> {
+        self.stickers.iter().filter(|(s, _)| *s == id.slot()).map(|(_, n)| n.to_string()).collect()
     }
 
     /// The printed characteristics of the card behind an id, even if that object has since
@@ -340,6 +373,17 @@ impl Game {
         Ok(())
     }
 
+    /// Whether `player`'s mana costs are paid automatically (else the sources are a decision).
+    pub fn set_auto_pay(&mut self, player: usize, on: bool) -> Result<()> {
+        let p = self.check_player(player)?;
+        self.seats[p as usize].auto_pay = on;
+        Ok(())
+    }
+
+    pub fn auto_pay(&self, player: usize) -> Result<bool> {
+        Ok(self.seats[self.check_player(player)? as usize].auto_pay)
+    }
+
     pub fn strict(&self) -> bool {
         self.strict
     }
@@ -367,7 +411,7 @@ impl Game {
         for def in &defs {
             let def = self.def_index(def);
             let slot = self.objects.len() as u32;
-            self.objects.push(Object { def, generation: 0, owner, controller: owner, zone, tapped: false });
+            self.objects.push(Object { def, generation: 0, owner, controller: owner, zone, tapped: false, damage: 0, cast: Default::default(), kind: Default::default() });
             slots.push(slot);
             ids.push(ObjId::new(slot, 0));
         }
@@ -425,26 +469,62 @@ impl Game {
         let slot = self.slot_of(id)?;
         validate_kind(kind)?;
         check_count(delta.abs(), "counter change")?;
-        let i = match self.object_counters.iter().position(|(s, _)| *s == slot) {
-            Some(i) => i,
-            None => {
-                self.object_counters.push((slot, Counters::default()));
-                self.object_counters.len() - 1
-            }
-        };
-        let counters = &mut self.object_counters[i].1;
-        let removed = if delta >= 0 {
-            counters.add(kind, delta as u32);
-            Ok(())
+        if delta >= 0 {
+            self.put_counters(slot, kind, delta as u32)?;
         } else {
-            counters.remove(kind, (-delta) as u32)
-        };
-        if counters.is_empty() {
-            self.object_counters.swap_remove(i);
+            self.remove_counters_from(slot, kind, (-delta) as u32)?;
         }
-        removed?;
-        self.log.push_with(|| Event::ObjectCountersChanged { card: id, counter: kind.to_string(), delta });
+        self.check_state_based_actions();
         Ok(())
+    }
+
+    /// The counters on the object in `slot`, if it has any.
+    pub(crate) fn counters_on(&self, slot: u32) -> Option<&Counters> {
+        self.object_counters.iter().find(|(s, _)| *s == slot).map(|(_, c)| c)
+    }
+
+    /// Puts counters on an object (CR 122.6).
+    pub(crate) fn put_counters(&mut self, slot: u32, kind: &str, n: u32) -> Result<()> {
+        if n == 0 {
+            return Ok(());
+        }
+        match self.object_counters.iter_mut().find(|(s, _)| *s == slot) {
+            Some((_, c)) => c.add(kind, n),
+            None => {
+                let mut c = Counters::default();
+                c.add(kind, n);
+                self.object_counters.push((slot, c));
+            }
+        }
+        let card = self.id_of(slot);
+        self.log.push_with(|| Event::ObjectCountersChanged { card, counter: kind.to_string(), delta: n as i64 });
+        Ok(())
+    }
+
+    /// Removes exactly `n` counters, or none if there are fewer.
+    pub(crate) fn remove_counters_from(&mut self, slot: u32, kind: &str, n: u32) -> Result<()> {
+        let i = self.object_counters.iter().position(|(s, _)| *s == slot);
+        let have = i.map_or(0, |i| self.object_counters[i].1.get(kind));
+        if have < n {
+            return Err(Error::CannotPay(format!("only {have} {kind} counter(s), not {n}")));
+        }
+        if let Some(i) = i {
+            self.object_counters[i].1.remove(kind, n)?;
+            if self.object_counters[i].1.is_empty() {
+                self.object_counters.swap_remove(i);
+            }
+        }
+        let card = self.id_of(slot);
+        self.log.push_with(|| Event::ObjectCountersChanged { card, counter: kind.to_string(), delta: -(n as i64) });
+        Ok(())
+    }
+
+    /// Gains or loses life (CR 119).
+    pub(crate) fn change_life(&mut self, p: u8, delta: i32) {
+        let from = self.players[p as usize].life;
+        let to = from.saturating_add(delta);
+        self.players[p as usize].life = to;
+        self.log.push_with(|| Event::LifeChanged { player: p, from, to });
     }
 
     /// Taps or untaps a permanent.
@@ -478,6 +558,7 @@ impl Game {
     /// nothing; the decision stays pending.
     pub fn answer(&mut self, answer: Answer) -> Result<Progress> {
         let decision = self.pending.as_ref().ok_or(Error::NoDecisionPending)?;
+        let answer = answer.coerce(&decision.choice);
         decision.validate(&answer)?;
         let snapshot = self.needs_snapshot().then(|| self.clone());
         self.pending = None;
@@ -498,14 +579,17 @@ impl Game {
         self.strict || self.seats.iter().any(|s| !s.script.is_empty())
     }
 
+    /// Undoes a failed action. Frames fail only before they change anything (a cast that
+    /// can't be paid fails before the card moves), so without a snapshot dropping the work
+    /// in progress is enough (CR 733).
     fn restore(&mut self, snapshot: Option<Game>) {
         match snapshot {
             Some(s) => *self = s,
             None => {
-                debug_assert!(false, "an action failed without a snapshot");
                 self.frames.clear();
                 self.pending = None;
                 self.answer = None;
+                self.output.clear();
             }
         }
     }
@@ -514,6 +598,7 @@ impl Game {
     pub(crate) fn auto_answer(&mut self, d: &Decision) -> Result<Option<Answer>> {
         let seat = &mut self.seats[d.player as usize];
         if let Some(a) = seat.script.pop_front() {
+            let a = a.coerce(&d.choice);
             d.validate(&a)?;
             return Ok(Some(a));
         }
@@ -531,6 +616,8 @@ impl Game {
         if self.outcome.is_some() {
             return;
         }
+        // CR 704.3: repeat until none apply.
+        while !self.battlefield.is_empty() && self.permanent_sbas() {}
         let mut remaining = 0;
         for p in 0..self.players.len() {
             let st = &mut self.players[p];
@@ -702,6 +789,9 @@ impl Game {
         if !self.object_counters.is_empty() {
             self.object_counters.retain(|(s, _)| *s != slot); // CR 122.2
         }
+        if !self.stickers.is_empty() && !to.is_public() {
+            self.stickers.retain(|(s, _)| *s != slot); // CR 123.5
+        }
         let o = &mut self.objects[slot as usize];
         let zone = Zone { kind: to, player: o.owner };
         o.become_new(zone);
@@ -728,6 +818,13 @@ impl Game {
         self.rng.clone_from(&src.rng);
         self.active = src.active;
         self.turn = src.turn;
+        self.step = src.step;
+        self.starting_player = src.starting_player;
+        self.priority = src.priority;
+        self.passes = src.passes;
+        self.lands_played = src.lands_played;
+        self.stack_items.clone_from(&src.stack_items);
+        self.stickers.clone_from(&src.stickers);
         self.seats.clone_from(&src.seats);
         self.strict = src.strict;
         self.frames.clone_from(&src.frames);

@@ -51,6 +51,54 @@ pub struct Object {
     pub controller: u8,
     pub zone: Zone,
     pub tapped: bool,
+    /// Damage marked on a permanent this turn (CR 120.3e, 120.6).
+    pub damage: u32,
+    /// How it was cast, while a spell and then as the permanent it became (CR 400.7d).
+    pub cast: CastInfo,
+    pub kind: ObjectKind,
+}
+
+/// What kind of object fills a slot.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ObjectKind {
+    #[default]
+    Card,
+    /// A copy of a spell on the stack (CR 707.10): not a card; it ceases to exist when it
+    /// leaves the stack (CR 704.5e).
+    SpellCopy,
+}
+
+/// The choices a spell was cast with that later rules ask about.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CastInfo {
+    /// Times each kicker ability printed on the card was paid: [A] and [B] (for multikicker,
+    /// the count). These are what the card's own "if it was kicked" abilities see (CR 607).
+    pub kicks: [u16; 2],
+    /// Times kicker abilities granted by other objects (sticker kicker) were paid: they make
+    /// the spell "kicked" (CR 702.33d) but are not linked to the card's own abilities.
+    pub granted_kicks: u16,
+    /// The value chosen for X (CR 107.3).
+    pub x: u32,
+    /// Cast with flashback: exiled instead of going anywhere else (CR 702.34a).
+    pub flashback: bool,
+}
+
+impl CastInfo {
+    /// "Kicked" in the sense of CR 702.33d: any kicker cost paid.
+    pub fn kicked(&self) -> bool {
+        self.printed_kicks() + self.granted_kicks as u32 > 0
+    }
+
+    /// Kicks through the abilities printed on the object itself (CR 702.33e).
+    pub fn printed_kicks(&self) -> u32 {
+        self.kicks[0] as u32 + self.kicks[1] as u32
+    }
+
+    /// All kicks, printed and granted.
+    pub fn total_kicks(&self) -> u32 {
+        self.printed_kicks() + self.granted_kicks as u32
+    }
 }
 
 impl Object {
@@ -60,6 +108,8 @@ impl Object {
         self.generation = self.generation.wrapping_add(1);
         self.zone = zone;
         self.tapped = false;
+        self.damage = 0;
+        self.cast = CastInfo::default();
         self.controller = self.owner;
     }
 }

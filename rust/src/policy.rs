@@ -18,7 +18,7 @@ pub enum Policy {
     /// shuffles do not depend on who answers).
     Random,
     /// The first legal answer: the first `max` options; scry keeps everything on top in order;
-    /// yes.
+    /// yes; the largest number (kick whenever affordable, the largest X).
     First,
     /// Nobody inside the engine answers: the game pauses with the decision pending.
     Manual,
@@ -57,6 +57,9 @@ fn first_answer(d: &Decision) -> Answer {
         Choice::Cards { options, max, .. } => Answer::Cards { cards: options[..(*max as usize).min(options.len())].to_vec() },
         Choice::Scry { cards } => Answer::Scry { top: cards.clone(), bottom: Vec::new() },
         Choice::YesNo => Answer::YesNo { yes: true },
+        // The greediest legal answer: kick as often as affordable, the largest X.
+        Choice::Number { max, .. } => Answer::Number { n: *max },
+        Choice::Targets { options, max, .. } => Answer::Targets { targets: options[..(*max as usize).min(options.len())].to_vec() },
     }
 }
 
@@ -90,6 +93,19 @@ fn random_answer(d: &Decision, rng: &mut Rng) -> Answer {
             Answer::Scry { top, bottom }
         }
         Choice::YesNo => Answer::YesNo { yes: rng.below(2) == 1 },
+        Choice::Number { min, max } => Answer::Number { n: min + rng.below((max - min) as u64 + 1) as u32 },
+        Choice::Targets { options, min, max } => {
+            let max = (*max as usize).min(options.len());
+            let min = (*min as usize).min(max);
+            let k = min + rng.below((max - min + 1) as u64) as usize;
+            let mut pool = options.clone();
+            for i in 0..k {
+                let j = i + rng.below((pool.len() - i) as u64) as usize;
+                pool.swap(i, j);
+            }
+            pool.truncate(k);
+            Answer::Targets { targets: pool }
+        }
     }
 }
 
@@ -100,11 +116,18 @@ pub struct Seat {
     /// Answers given up front, used before the policy.
     pub script: VecDeque<Answer>,
     pub rng: Rng,
+    /// Pay mana costs automatically (the default); if off, which sources to tap is a decision.
+    #[serde(default = "yes")]
+    pub auto_pay: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl Clone for Seat {
     fn clone(&self) -> Self {
-        Seat { policy: self.policy, script: self.script.clone(), rng: self.rng.clone() }
+        Seat { policy: self.policy, script: self.script.clone(), rng: self.rng.clone(), auto_pay: self.auto_pay }
     }
 
     /// Field by field, so batch resets reuse the script's allocation.
@@ -112,5 +135,6 @@ impl Clone for Seat {
         self.policy = src.policy;
         self.script.clone_from(&src.script);
         self.rng.clone_from(&src.rng);
+        self.auto_pay = src.auto_pay;
     }
 }

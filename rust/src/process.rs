@@ -9,8 +9,12 @@ use serde::{Deserialize, Serialize};
 use crate::actions::discard::DiscardProc;
 use crate::actions::scry::ScryProc;
 use crate::actions::search::SearchProc;
+use crate::casting::CastProc;
 use crate::decision::Decision;
-use crate::error::Result;
+use crate::effect::EffectProc;
+use crate::error::{Error, Result};
+use crate::stack::ResolveProc;
+use crate::turn::AdvanceProc;
 use crate::game::{Game, Progress};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -18,6 +22,10 @@ pub(crate) enum Frame {
     Discard(DiscardProc),
     Search(SearchProc),
     Scry(ScryProc),
+    Advance(AdvanceProc),
+    Resolve(ResolveProc),
+    Effect(Box<EffectProc>),
+    Cast(Box<CastProc>),
 }
 
 /// What a frame did with one step.
@@ -25,6 +33,8 @@ pub(crate) enum Step {
     Done,
     /// The frame (in its new state) needs this decision answered before its next step.
     Ask(Frame, Decision),
+    /// The action is illegal (CR 733); the frame changed nothing before failing.
+    Fail(Error),
 }
 
 impl Frame {
@@ -33,6 +43,10 @@ impl Frame {
             Frame::Discard(p) => p.step(game),
             Frame::Search(p) => p.step(game),
             Frame::Scry(p) => p.step(game),
+            Frame::Advance(p) => p.step(game),
+            Frame::Resolve(p) => p.step(game),
+            Frame::Effect(p) => p.step(game),
+            Frame::Cast(p) => p.step(game),
         }
     }
 }
@@ -44,6 +58,7 @@ impl Game {
         while let Some(frame) = self.frames.pop() {
             match frame.step(self) {
                 Step::Done => {}
+                Step::Fail(e) => return Err(e),
                 Step::Ask(frame, decision) => {
                     self.frames.push(frame);
                     let answer = match decision.forced_answer() {

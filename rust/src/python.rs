@@ -6,7 +6,7 @@ use std::sync::Arc;
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBool, PyDict, PyList, PySequence, PyString, PyType};
+use pyo3::types::{PyBool, PyDict, PyList, PySequence, PyString, PyTuple, PyType};
 
 use crate::actions::discard::DiscardMode;
 use crate::actions::movement::Entering;
@@ -20,6 +20,9 @@ use crate::game::{check_count, Game, Progress, Setup};
 use crate::object::ObjId;
 use crate::policy::Policy;
 use crate::rng::{derive_seed, Rng};
+use crate::casting::CastOptions;
+use crate::target::TargetRef;
+use crate::turn::Step;
 use crate::zone::{Position, ZoneKind};
 
 // ----- errors -------------------------------------------------------------------------------
@@ -186,6 +189,15 @@ fn answer_from_py(ob: &Bound<'_, PyAny>) -> PyResult<Answer> {
     if let Ok(b) = ob.cast::<PyBool>() {
         return Ok(Answer::YesNo { yes: b.is_true() });
     }
+    if let Ok(n) = ob.extract::<i64>() {
+        return u32::try_from(n).map(|n| Answer::Number { n }).map_err(|_| fail(format!("{n} is not a number a decision can take")));
+    }
+    if let Ok(seq) = ob.cast::<PySequence>() {
+        if !ob.is_instance_of::<PyString>() && seq.try_iter()?.any(|x| x.is_ok_and(|x| x.is_instance_of::<PyDict>() || x.is_instance_of::<PyTuple>())) {
+            let targets = seq.try_iter()?.map(|x| target_from_py(&x?)).collect::<PyResult<Vec<_>>>()?;
+            return Ok(Answer::Targets { targets });
+        }
+    }
     if let Ok(d) = ob.cast::<PyDict>() {
         let get = |k: &str| -> PyResult<Vec<ObjId>> {
             match d.get_item(k)? {
@@ -209,6 +221,66 @@ fn answer_from_py(ob: &Bound<'_, PyAny>) -> PyResult<Answer> {
         return Ok(Answer::Cards { cards: id_list(ob, "the chosen cards").map_err(fail)? });
     }
     Err(fail(format!("can't read {} as an answer", ob.repr()?)))
+}
+
+/// A target: an object id, or a player as `{"player": p}` or `("player", p)`.
+fn target_from_py(ob: &Bound<'_, PyAny>) -> PyResult<TargetRef> {
+    let bad = || to_py(invalid(format!("a target is an object id or {{\"player\": p}}, not {}", ob.repr().map(|r| r.to_string()).unwrap_or_default())));
+    if ob.is_instance_of::<PyBool>() {
+        return Err(bad());
+    }
+    if let Ok(id) = ob.extract::<i64>() {
+        return Ok(TargetRef::Object(obj(id)?));
+    }
+    let p: Option<i64> = if let Ok(d) = ob.cast::<PyDict>() {
+        match d.get_item("player")? {
+            Some(v) if d.len() == 1 => v.extract().ok(),
+            _ => None,
+        }
+    } else if let Ok(t) = ob.cast::<PyTuple>() {
+        match (t.len(), t.get_item(0).ok().and_then(|k| k.extract::<String>().ok())) {
+            (2, Some(k)) if k == "player" => t.get_item(1)?.extract().ok(),
+            _ => None,
+        }
+    } else {
+        None
+    };
+    match p {
+        Some(p) if (0..=255).contains(&p) => Ok(TargetRef::Player(p as u8)),
+        Some(p) => Err(to_py(Error::NoSuchPlayer { player: p, max: crate::game::MAX_PLAYERS - 1 })),
+        None => Err(bad()),
+    }
+}
+
+/// Targets for each "target" of a spell: a list per target; a bare target stands for a list
+/// of one.
+fn targets_from_py(ob: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<TargetRef>>> {
+    let seq = ob.cast::<PySequence>().map_err(|_| to_py(invalid("targets must be a list with an entry for each target of the spell")))?;
+    let mut out = Vec::new();
+    for item in seq.try_iter()? {
+        let item = item?;
+        if item.cast::<PyList>().is_ok() {
+            out.push(item.try_iter()?.map(|x| target_from_py(&x?)).collect::<PyResult<Vec<_>>>()?);
+        } else {
+            out.push(vec![target_from_py(&item)?]);
+        }
+    }
+    Ok(out)
+}
+
+/// Kicks: a bool or a count for the first kicker ability, or a list with one per ability.
+fn kicks_from_py(ob: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
+    let one = |x: &Bound<'_, PyAny>| -> PyResult<u32> {
+        if let Ok(b) = x.cast::<PyBool>() {
+            return Ok(b.is_true() as u32);
+        }
+        let n: i64 = x.extract().map_err(|_| to_py(invalid("kick is a bool, a count, or a list of those (one per kicker ability)")))?;
+        u32::try_from(n).map_err(|_| to_py(invalid(format!("can't kick {n} times"))))
+    };
+    if let Ok(seq) = ob.cast::<PyList>() {
+        return seq.iter().map(|x| one(&x)).collect();
+    }
+    Ok(vec![one(ob)?])
 }
 
 /// Converts JSON (events, views) into plain Python objects.
@@ -256,7 +328,7 @@ impl PyCardDef {
         if let Err(e) = crate::mana::ManaCost::parse(&mana_cost) {
             return Err(to_py(e));
         }
-        let record = crate::card::CardRecord { name, mana_cost, type_line, oracle_text, power, toughness, loyalty };
+        let record = crate::card::CardRecord { name, mana_cost, type_line, oracle_text, power, toughness, loyalty, rules: None };
         Ok(PyCardDef(Arc::new(CardDef::from_record(record).py_err()?)))
     }
     #[getter]
@@ -414,24 +486,20 @@ impl PyDecision {
         self.0.purpose.name()
     }
     #[getter]
-    fn options(&self) -> Vec<u64> {
-        match &self.0.choice {
-            Choice::Cards { options, .. } => ids(options),
-            Choice::Scry { cards } => ids(cards),
-            Choice::YesNo => Vec::new(),
-        }
+    fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &self.0.view()["options"])
     }
     #[getter]
     fn min(&self) -> u32 {
         match &self.0.choice {
-            Choice::Cards { min, .. } => *min,
+            Choice::Cards { min, .. } | Choice::Number { min, .. } | Choice::Targets { min, .. } => *min,
             _ => 0,
         }
     }
     #[getter]
     fn max(&self) -> u32 {
         match &self.0.choice {
-            Choice::Cards { max, .. } => *max,
+            Choice::Cards { max, .. } | Choice::Number { max, .. } | Choice::Targets { max, .. } => *max,
             Choice::Scry { cards } => cards.len() as u32,
             Choice::YesNo => 1,
         }
@@ -451,7 +519,7 @@ impl PyDecision {
         json_to_py(py, &self.0.view())
     }
     fn __repr__(&self) -> String {
-        format!("<Decision {}: {} {:?}>", self.0.kind(), self.0, self.options())
+        format!("<Decision {}: {} {}>", self.0.kind(), self.0, self.0.view()["options"])
     }
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         other.cast::<PyDecision>().is_ok_and(|o| o.get().0 == self.0)
@@ -521,6 +589,20 @@ impl PyOp {
         let n: i64 = n.0;
         check_count(n, "scry amount").py_err()?;
         Ok(PyOp(Op::Scry { player: op_player(player)?, n }))
+    }
+    #[staticmethod]
+    #[pyo3(signature = (card, kick = None))]
+    fn cast(card: Int, kick: Option<&Bound<'_, PyAny>>) -> PyResult<PyOp> {
+        Ok(PyOp(Op::Cast { card: obj(card.0)?, kicks: kick.map(kicks_from_py).transpose()? }))
+    }
+    #[staticmethod]
+    fn resolve_top() -> PyOp {
+        PyOp(Op::ResolveTop)
+    }
+    #[staticmethod]
+    #[pyo3(signature = (card, kick = None))]
+    fn cost_of(card: Int, kick: Option<&Bound<'_, PyAny>>) -> PyResult<PyOp> {
+        Ok(PyOp(Op::CostOf { card: obj(card.0)?, kicks: kick.map(kicks_from_py).transpose()?.unwrap_or_default() }))
     }
     fn __repr__(&self) -> String {
         format!("<Op {}>", serde_json::to_string(&self.0).expect("plain data"))
@@ -965,6 +1047,125 @@ impl PyGame {
         let n: i64 = n.0;
         let ps = self::players(players, &slf.borrow().game)?;
         Self::act(slf, |g| g.scry_each(&ps, n)).map(|_| ())
+    }
+
+    // --- turns, priority, casting ---
+
+    #[getter]
+    fn step(&self) -> &'static str {
+        self.game.step().name()
+    }
+    #[getter]
+    fn priority_player(&self) -> Option<usize> {
+        self.game.priority_player()
+    }
+    fn pass_priority(slf: &Bound<'_, Self>) -> PyResult<()> {
+        Self::act(slf, |g| g.pass_priority()).map(|_| ())
+    }
+    fn resolve_top(slf: &Bound<'_, Self>) -> PyResult<()> {
+        Self::act(slf, |g| g.resolve_top()).map(|_| ())
+    }
+    fn advance_to(slf: &Bound<'_, Self>, step: &str) -> PyResult<()> {
+        let step = Step::parse(step).py_err()?;
+        Self::act(slf, |g| g.advance_to(step)).map(|_| ())
+    }
+    fn next_turn(slf: &Bound<'_, Self>) -> PyResult<()> {
+        Self::act(slf, |g| g.next_turn()).map(|_| ())
+    }
+    #[pyo3(signature = (card, *, kick = None, x = None, targets = None, payment = None, without_paying = false, flashback = false, sticker = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn cast(
+        slf: &Bound<'_, Self>,
+        card: Int,
+        kick: Option<&Bound<'_, PyAny>>,
+        x: Option<Int>,
+        targets: Option<&Bound<'_, PyAny>>,
+        payment: Option<Vec<Int>>,
+        without_paying: bool,
+        flashback: bool,
+        sticker: Option<bool>,
+    ) -> PyResult<Option<u64>> {
+        let x = match x {
+            Some(Int(v)) if v < 0 => return Err(to_py(invalid(format!("X can't be negative ({v})")))),
+            Some(Int(v)) => Some(u32::try_from(v).map_err(|_| to_py(invalid(format!("X = {v} is out of range"))))?),
+            None => None,
+        };
+        let opts = CastOptions {
+            kicks: kick.map(kicks_from_py).transpose()?,
+            x,
+            targets: targets.map(targets_from_py).transpose()?,
+            payment: payment.map(|v| v.into_iter().map(|i| obj(i.0)).collect::<PyResult<Vec<_>>>()).transpose()?,
+            without_paying,
+            flashback,
+            sticker,
+        };
+        let card = obj(card.0)?;
+        Ok(Self::act(slf, |g| g.cast(card, opts))?.and_then(|v| v.first().copied()))
+    }
+    fn play_land(&mut self, card: Int) -> PyResult<u64> {
+        Ok(self.game.play_land(obj(card.0)?).py_err()?.0)
+    }
+    #[pyo3(signature = (source, mana = None))]
+    fn activate_mana(&mut self, source: Int, mana: Option<&str>) -> PyResult<()> {
+        self.game.activate_mana(obj(source.0)?, mana).py_err()
+    }
+    fn mana_pool<'py>(&self, py: Python<'py>, player: Int) -> PyResult<Bound<'py, PyDict>> {
+        let pool = self.game.mana_pool(self::player(player.0, &self.game)?).py_err()?;
+        let d = PyDict::new(py);
+        for (i, letter) in ["W", "U", "B", "R", "G", "C"].iter().enumerate() {
+            d.set_item(letter, pool.amounts[i])?;
+        }
+        Ok(d)
+    }
+    fn set_auto_pay(&mut self, player: Int, on: bool) -> PyResult<()> {
+        let p = self::player(player.0, &self.game)?;
+        self.game.set_auto_pay(p, on).py_err()
+    }
+    fn auto_pay(&self, player: Int) -> PyResult<bool> {
+        self.game.auto_pay(self::player(player.0, &self.game)?).py_err()
+    }
+    fn cancel(&mut self) -> PyResult<()> {
+        self.game.cancel().py_err()
+    }
+    fn kicked(&self, id: Int) -> PyResult<bool> {
+        self.game.kicked(obj(id.0)?).py_err()
+    }
+    fn cast_info<'py>(&self, py: Python<'py>, id: Int) -> PyResult<Bound<'py, PyAny>> {
+        let id = obj(id.0)?;
+        let c = self.game.cast_info(id).py_err()?;
+        let targets: Vec<serde_json::Value> = self
+            .game
+            .stack_items()
+            .find(|(s, _)| *s == id)
+            .map(|(_, it)| it.targets.iter().map(|row| serde_json::Value::Array(row.iter().map(TargetRef::view).collect())).collect())
+            .unwrap_or_default();
+        json_to_py(
+            py,
+            &serde_json::json!({
+                "kicked": c.kicked(),
+                "kicks": c.kicks,
+                "granted_kicks": c.granted_kicks,
+                "x": c.x,
+                "flashback": c.flashback,
+                "targets": targets,
+            }),
+        )
+    }
+    #[pyo3(signature = (card, *, kick = None, x = Int(0)), text_signature = "($self, card, *, kick=None, x=0)")]
+    fn cost_of(&self, card: Int, kick: Option<&Bound<'_, PyAny>>, x: Int) -> PyResult<(String, bool)> {
+        let kicks = kick.map(kicks_from_py).transpose()?.unwrap_or_default();
+        let x = u32::try_from(x.0).map_err(|_| to_py(invalid(format!("X = {} is out of range", x.0))))?;
+        let (symbols, payable) = self.game.cost_of(obj(card.0)?, &kicks, x).py_err()?;
+        let text: String = symbols.iter().map(|s| s.to_string()).collect();
+        Ok((if text.is_empty() { "{0}".into() } else { text }, payable))
+    }
+    fn power_toughness(&self, id: Int) -> PyResult<(i64, i64)> {
+        self.game.power_toughness(obj(id.0)?).py_err()
+    }
+    fn stickers(&self, id: Int) -> PyResult<Vec<String>> {
+        let id = obj(id.0)?;
+        self.game.object(id).py_err()?;
+        Ok(self.game.stickers_on(id))
     }
 
     // --- decisions ---

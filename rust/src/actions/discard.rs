@@ -41,7 +41,17 @@ impl Game {
             DiscardMode::ChosenBy(c) => DiscardMode::ChosenBy(self.check_live_player(c as usize)?),
             m => m,
         };
-        self.perform(Frame::Discard(DiscardProc { player, count, mode, asked: false }))
+        self.perform(self.discard_frame(player, count, mode))
+    }
+
+    pub(crate) fn discard_frame(&self, player: u8, count: u32, mode: DiscardMode) -> Frame {
+        Frame::Discard(DiscardProc { player, count, mode, asked: false })
+    }
+
+    /// Schedules a discard to run next (cleanup, effects).
+    pub(crate) fn push_discard(&mut self, player: u8, count: u32, mode: DiscardMode) {
+        let f = self.discard_frame(player, count, mode);
+        self.frames.push(f);
     }
 }
 

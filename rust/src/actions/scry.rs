@@ -34,8 +34,19 @@ impl Game {
         if amount == 0 {
             return Ok(Progress::Done(Vec::new()));
         }
+        match self.scry_frame(players, amount) {
+            Some(frame) => self.perform(frame),
+            None => Ok(Progress::Done(Vec::new())),
+        }
+    }
+
+    /// The scry as a frame for effects; `None` for scry 0, which is no scry (CR 701.22b).
+    pub(crate) fn scry_frame(&self, players: Vec<u8>, amount: u32) -> Option<Frame> {
+        if amount == 0 || players.is_empty() {
+            return None;
+        }
         let piles = Vec::with_capacity(players.len());
-        self.perform(Frame::Scry(ScryProc { players, amount, piles, asked: false }))
+        Some(Frame::Scry(ScryProc { players, amount, piles, asked: false }))
     }
 }
 

@@ -74,7 +74,12 @@ impl Game {
         if spec.max == 0 {
             return Err(invalid("a search must look for at least one card"));
         }
-        self.perform(Frame::Search(SearchProc { searcher, library, spec, stage: Stage::Start }))
+        let frame = self.search_frame(searcher, library, spec);
+        self.perform(frame)
+    }
+
+    pub(crate) fn search_frame(&self, searcher: u8, library: u8, spec: SearchSpec) -> Frame {
+        Frame::Search(SearchProc { searcher, library, spec, stage: Stage::Start })
     }
 }
 

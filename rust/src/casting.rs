@@ -1,0 +1,447 @@
+//! Casting spells (CR 601) and playing lands (CR 305, 116.2a).
+//!
+//! The caster's choices are gathered first — kicker (how many times, for each kicker ability),
+//! X, targets (kicked-only targets only if kicked, CR 702.33g) — then the total cost is locked
+//! in and paid, and only then does the card move to the stack and become cast (601.2i). A cast
+//! that turns out illegal at any step is thus undone by dropping it: nothing had changed
+//! (CR 733). Each choice not given up front is a decision for the caster.
+
+use serde::{Deserialize, Serialize};
+
+use crate::card::CardType;
+use crate::cost::{cannot_pay, total_cost};
+use crate::decision::{Answer, Choice, Decision, Purpose};
+use crate::error::{illegal, invalid, Error, Result};
+use crate::event::Event;
+use crate::game::{Game, Progress};
+use crate::mana::ManaSymbol;
+use crate::object::{CastInfo, ObjId};
+use crate::payment::{max_affordable, solve, solve_with, CostToPay, Payment};
+use crate::process::{Frame, Step};
+use crate::rules::{KickedRequirement, Kicker};
+use crate::stack::StackItem;
+use crate::target::TargetRef;
+use crate::zone::{Position, ZoneKind};
+
+/// The most times a multikicker may be announced, and the largest X offered.
+const MAX_ANNOUNCED: u32 = 64;
+
+/// Choices made up front; any left `None` becomes a decision for the caster.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CastOptions {
+    /// Times to pay each kicker ability: the printed ones in order ([A], [B]), then any granted
+    /// (sticker kicker). 0 or 1 for an ordinary kicker; any number for multikicker.
+    pub kicks: Option<Vec<u32>>,
+    pub x: Option<u32>,
+    /// The chosen targets for each "target" of the spell, in order.
+    pub targets: Option<Vec<Vec<TargetRef>>>,
+    /// The mana sources to tap (explicit payment); automatic if `None`.
+    pub payment: Option<Vec<ObjId>>,
+    /// Cast without paying its mana cost (additional costs such as kicker may still be paid).
+    pub without_paying: bool,
+    /// Cast from the graveyard with flashback, paying the flashback cost (CR 702.34).
+    pub flashback: bool,
+    /// Put a sticker on the spell if sticker kicker is paid (CR 702.33h).
+    pub sticker: Option<bool>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+enum Stage {
+    Kicker(usize),
+    X,
+    Targets(usize),
+    Pay,
+    Sticker,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct CastProc {
+    caster: u8,
+    card: ObjId,
+    /// Printed kicker abilities, then granted ones.
+    kickers: Vec<Kicker>,
+    printed_kickers: usize,
+    kicks: Vec<u32>,
+    x: u32,
+    targets: Vec<Vec<TargetRef>>,
+    base: Vec<ManaSymbol>,
+    has_x: bool,
+    increase: u32,
+    reduction: u32,
+    opts: CastOptions,
+    stage: Stage,
+    /// Waiting for the answer to the decision of `stage`.
+    asked: bool,
+    /// The spell once it is on the stack.
+    spell: Option<ObjId>,
+}
+
+impl Game {
+    /// The player with priority casts `card` (CR 601.2). Returns the spell on the stack, or
+    /// `Paused` at a decision; an illegal cast changes nothing.
+    pub fn cast(&mut self, card: ObjId, opts: CastOptions) -> Result<Progress> {
+        self.ensure_idle()?;
+        let caster = self.priority.ok_or_else(|| illegal("nobody has priority, so no spell can be cast now (CR 117)"))?;
+        let slot = self.slot_of(card)?;
+        let o = self.objects[slot as usize];
+        let def = self.defs[o.def as usize].clone();
+        let from = if opts.flashback { ZoneKind::Graveyard } else { ZoneKind::Hand };
+        if o.zone.kind != from || o.owner != caster {
+            let what = if opts.flashback { "graveyard" } else { "hand" };
+            return Err(illegal(format!("player {caster} has priority and can cast only from their own {what}; {} is in {}", def.name, o.zone)));
+        }
+        if def.is(CardType::Land) {
+            return Err(illegal(format!("{} is a land: lands are played, not cast (CR 305.9)", def.name)));
+        }
+        let fast = def.is(CardType::Instant) || def.rules.flash;
+        if !fast && !(self.step.is_main() && self.active == caster && self.stack.is_empty()) {
+            return Err(illegal(format!(
+                "{} can be cast only in its controller's main phase with an empty stack (CR 307.1); now: {} of player {}'s turn, {} on the stack",
+                def.name,
+                self.step.name(),
+                self.active,
+                self.stack.len()
+            )));
+        }
+        let base: Vec<ManaSymbol> = if opts.without_paying {
+            Vec::new()
+        } else if opts.flashback {
+            match &def.rules.flashback {
+                Some(cost) => cost.symbols().to_vec(),
+                None => return Err(illegal(format!("{} has no flashback", def.name))),
+            }
+        } else {
+            def.mana_cost.symbols().to_vec()
+        };
+        let has_x = base.contains(&ManaSymbol::X);
+        if opts.x.is_some_and(|x| x > 0) && !has_x {
+            return Err(invalid(if opts.without_paying {
+                "X is 0 for a spell cast without paying its mana cost (CR 107.3b)".to_string()
+            } else {
+                format!("{} has no X in its cost", def.name)
+            }));
+        }
+        let mut kickers = def.rules.kicker.clone();
+        let printed_kickers = kickers.len();
+        kickers.extend(self.granted_kickers(caster, &def));
+        if let Some(k) = &opts.kicks {
+            if k.len() > kickers.len() {
+                return Err(invalid(format!("{} has {} kicker abilit{} here, not {}", def.name, kickers.len(), if kickers.len() == 1 { "y" } else { "ies" }, k.len())));
+            }
+            for (i, (&n, kicker)) in k.iter().zip(&kickers).enumerate() {
+                if n > 1 && !kicker.multi {
+                    return Err(invalid(format!("kicker {} can be paid at most once (only multikicker repeats, CR 702.33c)", i)));
+                }
+                if n > MAX_ANNOUNCED {
+                    return Err(invalid(format!("{n} kicks is out of range (at most {MAX_ANNOUNCED})")));
+                }
+            }
+        }
+        if let Some(t) = &opts.targets {
+            if t.len() > def.rules.targets.len() {
+                return Err(invalid(format!("{} has {} target(s), not {}", def.name, def.rules.targets.len(), t.len())));
+            }
+        }
+        let (increase, reduction) = self.spell_cost_changes(caster, &def);
+        let proc = CastProc {
+            caster,
+            card,
+            kickers,
+            printed_kickers,
+            kicks: Vec::new(),
+            x: 0,
+            targets: Vec::new(),
+            base,
+            has_x,
+            increase,
+            reduction,
+            opts,
+            stage: Stage::Kicker(0),
+            asked: false,
+            spell: None,
+        };
+        self.perform(Frame::Cast(Box::new(proc)))
+    }
+
+    /// The active player plays a land from their hand (CR 305.1): a special action, once per
+    /// turn, in their main phase with an empty stack (305.2, 116.2a). Returns the new
+    /// permanent. Putting a land onto the battlefield by an effect is not playing it.
+    pub fn play_land(&mut self, card: ObjId) -> Result<ObjId> {
+        self.ensure_idle()?;
+        let p = self.priority.ok_or_else(|| illegal("nobody has priority now"))?;
+        let slot = self.slot_of(card)?;
+        let o = self.objects[slot as usize];
+        let name = self.def_of_slot(slot).name.clone();
+        if o.zone.kind != ZoneKind::Hand || o.owner != p {
+            return Err(illegal(format!("player {p} can play only a land from their own hand; {name} is in {}", o.zone)));
+        }
+        if !self.def_of_slot(slot).is(CardType::Land) {
+            return Err(illegal(format!("{name} is not a land")));
+        }
+        if !(self.step.is_main() && self.active == p && self.stack.is_empty()) {
+            return Err(illegal("a land can be played only in its owner's main phase with an empty stack (CR 305.2, 116.2a)"));
+        }
+        if self.lands_played >= 1 {
+            return Err(illegal(format!("player {p} has already played a land this turn (CR 305.2)")));
+        }
+        let new = self.move_slot(slot, ZoneKind::Battlefield, Position::Top);
+        self.lands_played += 1;
+        self.passes = 0;
+        self.log.push_with(|| Event::LandPlayed { player: p, card: new });
+        self.check_state_based_actions();
+        Ok(new)
+    }
+
+    /// Cancels a cast that is waiting for one of its decisions: nothing happened (CR 733).
+    pub fn cancel(&mut self) -> Result<()> {
+        let casting = self.pending.is_some() && self.frames.iter().any(|f| matches!(f, Frame::Cast(p) if p.spell.is_none()));
+        if !casting {
+            return Err(illegal("no cast is waiting for a decision, so there is nothing to cancel"));
+        }
+        self.frames.clear();
+        self.pending = None;
+        self.answer = None;
+        self.output.clear();
+        Ok(())
+    }
+}
+
+impl CastProc {
+    fn cost_to_pay(&self, g: &Game, kicks: &[u32], x: u32) -> CostToPay {
+        let symbols = total_cost(&self.base, &self.kickers, kicks, x, self.increase, self.reduction);
+        CostToPay { symbols, x: 0, life_available: g.players[self.caster as usize].life as i64 }
+    }
+
+    fn ask(mut self, purpose: Purpose, choice: Choice) -> Step {
+        self.asked = true;
+        let d = Decision { player: self.caster, purpose, choice };
+        Step::Ask(Frame::Cast(Box::new(self)), d)
+    }
+
+    pub(crate) fn step(mut self, g: &mut Game) -> Step {
+        loop {
+            match self.stage.clone() {
+                // CR 601.2b: announce the kicker costs to pay.
+                Stage::Kicker(i) if i >= self.kickers.len() => self.stage = Stage::X,
+                Stage::Kicker(i) => {
+                    if self.asked {
+                        self.asked = false;
+                        let n = match g.take_answer() {
+                            Answer::YesNo { yes } => yes as u32,
+                            Answer::Number { n } => n,
+                            _ => unreachable!("validated"),
+                        };
+                        self.kicks.push(n);
+                        self.stage = Stage::Kicker(i + 1);
+                        continue;
+                    }
+                    if let Some(n) = self.opts.kicks.as_ref().map(|k| k.get(i).copied().unwrap_or(0)) {
+                        self.kicks.push(n);
+                        self.stage = Stage::Kicker(i + 1);
+                        continue;
+                    }
+                    // Offer only what can be paid along with what is already announced.
+                    let kicker = &self.kickers[i];
+                    let cap = if kicker.multi { MAX_ANNOUNCED } else { 1 };
+                    let sources = g.mana_sources(self.caster);
+                    let pool = &g.players[self.caster as usize].pool;
+                    let base = self.cost_to_pay(g, &self.kicks, 0);
+                    let max = max_affordable(&base, kicker.cost.symbols(), pool, &sources, cap);
+                    let index = i as u8;
+                    if max == 0 {
+                        self.kicks.push(0);
+                        self.stage = Stage::Kicker(i + 1);
+                        continue;
+                    }
+                    return if kicker.multi {
+                        self.ask(Purpose::Multikicker { index }, Choice::Number { min: 0, max })
+                    } else {
+                        self.ask(Purpose::Kicker { index }, Choice::YesNo)
+                    };
+                }
+                // CR 601.2b: announce X.
+                Stage::X => {
+                    if self.asked {
+                        self.asked = false;
+                        let Answer::Number { n } = g.take_answer() else { unreachable!("validated") };
+                        self.x = n;
+                    } else if !self.has_x {
+                        self.x = 0;
+                    } else if let Some(x) = self.opts.x {
+                        self.x = x;
+                    } else {
+                        let sources = g.mana_sources(self.caster);
+                        let pool = &g.players[self.caster as usize].pool;
+                        let base = self.cost_to_pay(g, &self.kicks, 0);
+                        let max = max_affordable(&base, &[ManaSymbol::Generic(1)], pool, &sources, MAX_ANNOUNCED);
+                        return self.ask(Purpose::ChooseX, Choice::Number { min: 0, max });
+                    }
+                    self.stage = Stage::Targets(0);
+                }
+                // CR 601.2c: choose targets; kicked-only targets only if kicked (702.33g).
+                Stage::Targets(i) => {
+                    let def = g.defs[g.objects[self.card.slot() as usize].def as usize].clone();
+                    if i >= def.rules.targets.len() {
+                        self.stage = Stage::Pay;
+                        continue;
+                    }
+                    let spec = &def.rules.targets[i];
+                    if self.asked {
+                        self.asked = false;
+                        let Answer::Targets { targets } = g.take_answer() else { unreachable!("validated") };
+                        self.targets.push(targets);
+                        self.stage = Stage::Targets(i + 1);
+                        continue;
+                    }
+                    let needed = match spec.if_kicked {
+                        None | Some(KickedRequirement::Any(false)) => true,
+                        Some(KickedRequirement::Any(true)) => self.kicks[..self.printed_kickers].iter().any(|&k| k > 0),
+                        Some(KickedRequirement::With(k)) => self.kicks.get(k).is_some_and(|&n| n > 0),
+                    };
+                    if !needed {
+                        self.targets.push(Vec::new());
+                        self.stage = Stage::Targets(i + 1);
+                        continue;
+                    }
+                    let options = g.target_options(spec.kind, self.caster, None);
+                    let min = if spec.up_to { 0 } else { spec.count };
+                    let max = spec.count.min(options.len() as u32);
+                    if (options.len() as u32) < min {
+                        return Step::Fail(illegal(format!("{} needs {min} legal target(s) for target {i} and there are {} (CR 601.2c)", def.name, options.len())));
+                    }
+                    if let Some(given) = self.opts.targets.as_ref().and_then(|t| t.get(i)) {
+                        let d = Decision { player: self.caster, purpose: Purpose::Targets { index: i as u8 }, choice: Choice::Targets { options, min, max } };
+                        if let Err(e) = d.validate(&Answer::Targets { targets: given.clone() }) {
+                            return Step::Fail(e);
+                        }
+                        self.targets.push(given.clone());
+                        self.stage = Stage::Targets(i + 1);
+                        continue;
+                    }
+                    return self.ask(Purpose::Targets { index: i as u8 }, Choice::Targets { options, min, max });
+                }
+                // CR 601.2f–h: lock in the total cost and pay it.
+                Stage::Pay => {
+                    let cost = self.cost_to_pay(g, &self.kicks, self.x);
+                    let sources = g.mana_sources(self.caster);
+                    let pool = g.players[self.caster as usize].pool.clone();
+                    let chosen: Option<Vec<u64>> = if self.asked {
+                        self.asked = false;
+                        let Answer::Cards { cards } = g.take_answer() else { unreachable!("validated") };
+                        Some(cards.iter().map(|c| c.0).collect())
+                    } else {
+                        self.opts.payment.as_ref().map(|v| v.iter().map(|c| c.0).collect())
+                    };
+                    let payment: Payment = match chosen {
+                        Some(ids) => match solve_with(&cost, &pool, &sources, &ids) {
+                            Ok(p) => p,
+                            Err(why) => return Step::Fail(cannot_pay(&cost.symbols, &why)),
+                        },
+                        None if !g.seats[self.caster as usize].auto_pay && !sources.is_empty() => {
+                            let options = sources.iter().map(|s| ObjId(s.id)).collect::<Vec<_>>();
+                            let max = options.len() as u32;
+                            return self.ask(Purpose::PayMana, Choice::Cards { options, min: 0, max });
+                        }
+                        None => match solve(&cost, &pool, &sources) {
+                            Some(p) => p,
+                            None => return Step::Fail(cannot_pay(&cost.symbols, "not enough untapped mana sources and mana in the pool")),
+                        },
+                    };
+                    self.commit(g, &payment);
+                    let sticker_kicked = self.kickers.iter().zip(&self.kicks).any(|(k, &n)| k.sticker && n > 0);
+                    if !sticker_kicked {
+                        return self.finish(g);
+                    }
+                    // CR 702.33h: a ticket counter, then maybe a sticker.
+                    let _ = g.change_player_counters_internal(self.caster, "ticket", 1);
+                    self.stage = Stage::Sticker;
+                    if let Some(yes) = self.opts.sticker {
+                        self.put_sticker(g, yes);
+                        return self.finish(g);
+                    }
+                    return self.ask(Purpose::Sticker, Choice::YesNo);
+                }
+                Stage::Sticker => {
+                    self.asked = false;
+                    let Answer::YesNo { yes } = g.take_answer() else { unreachable!("validated") };
+                    self.put_sticker(g, yes);
+                    return self.finish(g);
+                }
+            }
+        }
+    }
+
+    /// The card moves to the stack with its choices, and the cost is paid.
+    fn commit(&mut self, g: &mut Game, payment: &Payment) {
+        g.execute_payment(self.caster, payment);
+        let slot = self.card.slot();
+        let spell = g.move_slot(slot, ZoneKind::Stack, Position::Top);
+        let mut cast = CastInfo { x: self.x, flashback: self.opts.flashback, ..CastInfo::default() };
+        for (i, &n) in self.kicks.iter().enumerate() {
+            if i < self.printed_kickers.min(2) {
+                cast.kicks[i] = n as u16;
+            } else {
+                cast.granted_kicks += n as u16;
+            }
+        }
+        let o = &mut g.objects[slot as usize];
+        o.controller = self.caster;
+        o.cast = cast;
+        g.stack_items.push(StackItem { slot, controller: self.caster, targets: self.targets.clone() });
+        self.spell = Some(spell);
+    }
+
+    fn put_sticker(&self, g: &mut Game, yes: bool) {
+        let Some(spell) = self.spell else { return };
+        if yes {
+            g.stickers.push((spell.slot(), "sticker".into()));
+            let p = self.caster;
+            g.log.push_with(|| Event::StickerPut { player: p, card: spell, sticker: "sticker".into() });
+        }
+    }
+
+    /// CR 601.2i: the spell becomes cast; its caster gets priority.
+    fn finish(self, g: &mut Game) -> Step {
+        let spell = self.spell.expect("committed");
+        let cast = g.objects[spell.slot() as usize].cast;
+        let targets: Vec<TargetRef> = self.targets.iter().flatten().copied().collect();
+        let p = self.caster;
+        g.log.push_with(|| Event::SpellCast { player: p, spell, kicks: cast.kicks, granted_kicks: cast.granted_kicks, x: cast.x, targets });
+        g.give_priority(p);
+        g.output.push(spell);
+        Step::Done
+    }
+}
+
+impl Game {
+    /// Adds counters to a player without the caller-facing checks (effects and costs).
+    pub(crate) fn change_player_counters_internal(&mut self, p: u8, kind: &str, n: u32) -> Result<(), Error> {
+        self.players[p as usize].counters.add(kind, n);
+        self.log.push_with(|| Event::PlayerCountersChanged { player: p, counter: kind.to_string(), delta: n as i64 });
+        Ok(())
+    }
+
+    /// The total cost of casting `card` now with these kicks and X (CR 601.2f), and whether
+    /// `p`'s untapped sources and pool could pay it — without casting anything.
+    pub fn cost_of(&self, card: ObjId, kicks: &[u32], x: u32) -> Result<(Vec<ManaSymbol>, bool)> {
+        let slot = self.slot_of(card)?;
+        let p = self.objects[slot as usize].owner;
+        let def = &self.defs[self.objects[slot as usize].def as usize];
+        let mut kickers = def.rules.kicker.clone();
+        kickers.extend(self.granted_kickers(p, def));
+        if kicks.len() > kickers.len() {
+            return Err(invalid(format!("{} has {} kicker abilities here, not {}", def.name, kickers.len(), kicks.len())));
+        }
+        let (up, down) = self.spell_cost_changes(p, def);
+        let symbols = total_cost(def.mana_cost.symbols(), &kickers, kicks, x, up, down);
+        let cost = CostToPay { symbols, x: 0, life_available: self.players[p as usize].life as i64 };
+        let payable = solve(&cost, &self.players[p as usize].pool, &self.mana_sources(p)).is_some();
+        Ok((cost.symbols, payable))
+    }
+
+    /// Whether the spell or permanent was kicked (CR 702.33d), and how: Ertai's Trickery and
+    /// other cards ask this of other objects.
+    pub fn kicked(&self, id: ObjId) -> Result<bool> {
+        Ok(self.object(id)?.cast.kicked())
+    }
+}

@@ -1,0 +1,32 @@
+//! An object's current characteristics where they differ from its card: power and toughness
+//! with counters (CR 208, 613.4c). Continuous effects join here as they arrive (CR 613).
+
+use crate::game::Game;
+
+impl Game {
+    /// Power of the permanent in `slot`: printed value (a characteristic-defining `*` counts as
+    /// 0 until its ability is modelled) plus +1/+1 and minus -1/-1 counters.
+    pub(crate) fn power_of(&self, slot: u32) -> i64 {
+        let def = self.def_of_slot(slot);
+        printed(def.power.as_deref()) + self.counter_bonus(slot)
+    }
+
+    pub(crate) fn toughness_of(&self, slot: u32) -> i64 {
+        let def = self.def_of_slot(slot);
+        printed(def.toughness.as_deref()) + self.counter_bonus(slot)
+    }
+
+    fn counter_bonus(&self, slot: u32) -> i64 {
+        self.counters_on(slot).map_or(0, |c| c.get("+1/+1") as i64 - c.get("-1/-1") as i64)
+    }
+
+    /// Power and toughness of a creature permanent, for inspection.
+    pub fn power_toughness(&self, id: crate::object::ObjId) -> crate::error::Result<(i64, i64)> {
+        let slot = self.slot_of(id)?;
+        Ok((self.power_of(slot), self.toughness_of(slot)))
+    }
+}
+
+fn printed(v: Option<&str>) -> i64 {
+    v.and_then(|s| s.trim().parse::<i64>().ok()).unwrap_or(0)
+}

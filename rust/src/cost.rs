@@ -1,0 +1,194 @@
+//! Costs (CR 118, 601.2f): mana abilities as payment sources, the total cost of a spell
+//! (mana cost or alternative cost, plus additional costs such as kicker, plus increases,
+//! minus reductions — which reduce only generic mana), and paying it.
+
+use crate::card::CardDef;
+use crate::error::{Error, Result};
+use crate::event::Event;
+use crate::filter::CardFilter;
+use crate::game::Game;
+use crate::mana::{Color, ManaSymbol};
+use crate::payment::{ManaPool, ManaSource, ManaType, Payment};
+use crate::rules::{Amount, Dynamic, Kicker, StaticAbility};
+use crate::zone::ZoneKind;
+
+/// The mana type named by a letter of a card's mana ability.
+pub(crate) fn mana_type(letter: &str) -> Option<ManaType> {
+    match letter {
+        "C" => Some(ManaType::Colorless),
+        l => Color::from_letter(l).map(ManaType::Color),
+    }
+}
+
+/// The basic land types' intrinsic mana abilities (CR 305.6).
+const BASIC_TYPES: [(&str, Color); 5] =
+    [("Plains", Color::White), ("Island", Color::Blue), ("Swamp", Color::Black), ("Mountain", Color::Red), ("Forest", Color::Green)];
+
+impl Game {
+    /// What tapping the permanent in `slot` for mana can make: the types to choose from and
+    /// how many. `None` if it has no mana ability.
+    pub(crate) fn mana_ability(&self, slot: u32) -> Option<(Vec<ManaType>, u32)> {
+        let def = self.def_of_slot(slot);
+        let mut options: Vec<ManaType> = Vec::new();
+        let mut amount = 0;
+        for (name, color) in BASIC_TYPES {
+            if def.has_subtype(name) {
+                options.push(ManaType::Color(color));
+                amount = 1;
+            }
+        }
+        for ability in &def.rules.mana {
+            let n = match &ability.amount {
+                Amount::Fixed(n) => *n,
+                Amount::Dynamic(Dynamic::CountersOnSource(kind)) => self.counters_on(slot).map_or(0, |c| c.get(kind)),
+                Amount::Dynamic(_) => 0,
+            };
+            if amount == 0 || n == amount {
+                amount = n;
+                for t in ability.produce.iter().filter_map(|l| mana_type(l)) {
+                    if !options.contains(&t) {
+                        options.push(t);
+                    }
+                }
+            }
+        }
+        (!options.is_empty() && amount > 0).then_some((options, amount))
+    }
+
+    /// The untapped permanents `p` controls that can be tapped for mana (CR 605), in
+    /// battlefield order.
+    pub(crate) fn mana_sources(&self, p: u8) -> Vec<ManaSource> {
+        self.battlefield
+            .iter()
+            .filter(|&&s| {
+                let o = &self.objects[s as usize];
+                o.controller == p && !o.tapped
+            })
+            .filter_map(|&s| self.mana_ability(s).map(|(options, amount)| ManaSource { id: self.id_of(s).0, options, amount }))
+            .collect()
+    }
+
+    /// Static cost changes for a spell `p` casts: (generic increase, generic reduction).
+    pub(crate) fn spell_cost_changes(&self, p: u8, def: &CardDef) -> (u32, u32) {
+        let (mut up, mut down) = (0, 0);
+        self.for_each_static(p, |s| match s {
+            StaticAbility::CostIncrease { filter, amount } if matches(filter, def) => up += amount,
+            StaticAbility::CostReduction { filter, amount } if matches(filter, def) => down += amount,
+            _ => {}
+        });
+        (up, down)
+    }
+
+    /// Kicker abilities other permanents of `p` grant the spell (sticker kicker, CR 702.33h).
+    pub(crate) fn granted_kickers(&self, p: u8, def: &CardDef) -> Vec<Kicker> {
+        let mut out = Vec::new();
+        self.for_each_static(p, |s| {
+            if let StaticAbility::GrantStickerKicker { filter, cost } = s {
+                if matches(filter, def) {
+                    out.push(Kicker { cost: cost.clone(), multi: false, sticker: true });
+                }
+            }
+        });
+        out
+    }
+
+    /// Static abilities of permanents `p` controls (CR 604.1).
+    fn for_each_static(&self, p: u8, mut f: impl FnMut(&StaticAbility)) {
+        for &slot in &self.battlefield {
+            if self.objects[slot as usize].controller == p {
+                for s in &self.def_of_slot(slot).rules.statics {
+                    f(s);
+                }
+            }
+        }
+    }
+
+    /// Carries out a payment: taps the sources, adds their mana and spends it with the pool's
+    /// (CR 601.2g–h), pays life for Phyrexian symbols.
+    pub(crate) fn execute_payment(&mut self, p: u8, payment: &Payment) {
+        for &(id, ty) in &payment.taps {
+            let slot = crate::object::ObjId(id).slot();
+            self.objects[slot as usize].tapped = true;
+            let source = crate::object::ObjId(id);
+            self.log.push_with(|| Event::ManaAdded { player: p, source, mana: ty.to_string() });
+        }
+        self.players[p as usize].pool = payment.leftover.clone();
+        if payment.life > 0 {
+            self.change_life(p, -(payment.life as i32));
+        }
+    }
+
+    /// Taps a permanent for mana outside of a payment (CR 605.3a): the mana goes to the pool.
+    pub fn activate_mana(&mut self, source: crate::object::ObjId, choice: Option<&str>) -> Result<()> {
+        self.ensure_idle()?;
+        let p = self.priority.ok_or_else(|| crate::error::illegal("mana abilities are activated by a player with priority (or while paying)"))?;
+        let slot = self.expect_in(source, ZoneKind::Battlefield)?;
+        let o = self.objects[slot as usize];
+        if o.controller != p {
+            return Err(crate::error::illegal(format!("player {p} doesn't control {}", source.0)));
+        }
+        if o.tapped {
+            return Err(crate::error::illegal(format!("{} is tapped", self.def_of_slot(slot).name)));
+        }
+        let (options, amount) = self.mana_ability(slot).ok_or_else(|| crate::error::illegal(format!("{} has no mana ability", self.def_of_slot(slot).name)))?;
+        let ty = match choice {
+            Some(letter) => mana_type(letter).filter(|t| options.contains(t)).ok_or_else(|| {
+                crate::error::invalid(format!("{letter:?} is not a mana type {} can make ({})", self.def_of_slot(slot).name, list(&options)))
+            })?,
+            None if options.len() == 1 => options[0],
+            None => return Err(crate::error::invalid(format!("choose which mana to add: one of {}", list(&options)))),
+        };
+        self.objects[slot as usize].tapped = true;
+        self.players[p as usize].pool.add(ty, amount);
+        self.log.push_with(|| Event::ManaAdded { player: p, source, mana: ty.to_string().repeat(amount as usize) });
+        Ok(())
+    }
+
+    /// The mana in a player's pool.
+    pub fn mana_pool(&self, player: usize) -> Result<&ManaPool> {
+        Ok(&self.player(player)?.pool)
+    }
+}
+
+fn list(options: &[ManaType]) -> String {
+    options.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(", ")
+}
+
+fn matches(filter: &str, def: &CardDef) -> bool {
+    CardFilter::parse(filter).map(|f| f.matches(def)).unwrap_or(false)
+}
+
+/// The total mana cost (CR 601.2f): `base` plus each kicker cost times its count plus the
+/// increase, with X as generic, minus the reduction from the generic part only (never below
+/// {0}).
+pub(crate) fn total_cost(base: &[ManaSymbol], kickers: &[Kicker], kicks: &[u32], x: u32, increase: u32, reduction: u32) -> Vec<ManaSymbol> {
+    let mut generic = increase;
+    let mut out = Vec::with_capacity(base.len() + 4);
+    let mut push = |s: &ManaSymbol, generic: &mut u32| match s {
+        ManaSymbol::Generic(n) => *generic += n,
+        ManaSymbol::X => *generic += x,
+        other => out.push(*other),
+    };
+    for s in base {
+        push(s, &mut generic);
+    }
+    for (k, &n) in kickers.iter().zip(kicks) {
+        for _ in 0..n {
+            for s in k.cost.symbols() {
+                push(s, &mut generic);
+            }
+        }
+    }
+    let generic = generic.saturating_sub(reduction);
+    if generic > 0 {
+        out.insert(0, ManaSymbol::Generic(generic));
+    }
+    out
+}
+
+/// A readable error for an unpayable cost.
+pub(crate) fn cannot_pay(cost: &[ManaSymbol], why: &str) -> Error {
+    let text: String = cost.iter().map(|s| s.to_string()).collect();
+    let text = if text.is_empty() { "{0}".to_string() } else { text };
+    Error::CannotPay(format!("can't pay {text}: {why}"))
+}

@@ -1,0 +1,73 @@
+//! Damage (CR 120) and the state-based actions about creatures and planeswalkers (CR 704.5f,
+//! g, i, q).
+
+use crate::card::CardType;
+use crate::event::Event;
+use crate::game::Game;
+use crate::object::ObjId;
+use crate::target::TargetRef;
+use crate::zone::{Position, ZoneKind};
+
+impl Game {
+    /// `source` deals `n` damage: a player loses that much life (CR 120.3a); a planeswalker
+    /// loses that many loyalty counters (120.3c); a creature has it marked (120.3e).
+    pub(crate) fn deal_damage(&mut self, source: ObjId, target: TargetRef, n: u32) {
+        if n == 0 {
+            return; // CR 120.8: 0 damage is no damage
+        }
+        match target {
+            TargetRef::Player(p) => self.change_life(p, -(n as i32)),
+            TargetRef::Object(id) => {
+                let Ok(slot) = self.slot_of(id) else { return };
+                let def = self.def_of_slot(slot);
+                let (planeswalker, creature) = (def.is(CardType::Planeswalker), def.is(CardType::Creature));
+                if planeswalker {
+                    let have = self.counters_on(slot).map_or(0, |c| c.get("loyalty"));
+                    let _ = self.remove_counters_from(slot, "loyalty", n.min(have));
+                }
+                if creature {
+                    self.objects[slot as usize].damage += n;
+                }
+            }
+        }
+        self.log.push_with(|| Event::DamageDealt { source, target, amount: n });
+    }
+
+    /// Performs the permanent-related state-based actions once; true if any happened.
+    pub(crate) fn permanent_sbas(&mut self) -> bool {
+        let mut dying: Vec<u32> = Vec::new();
+        let mut annihilate: Vec<(u32, u32)> = Vec::new();
+        for &slot in &self.battlefield {
+            let def = self.def_of_slot(slot);
+            if def.is(CardType::Creature) {
+                let t = self.toughness_of(slot);
+                // CR 704.5f: toughness 0 or less; 704.5g: lethal damage.
+                if t <= 0 || (self.objects[slot as usize].damage as i64) >= t {
+                    dying.push(slot);
+                    continue;
+                }
+            }
+            if def.is(CardType::Planeswalker) && self.counters_on(slot).map_or(0, |c| c.get("loyalty")) == 0 {
+                dying.push(slot); // CR 704.5i
+                continue;
+            }
+            if let Some(c) = self.counters_on(slot) {
+                let n = c.get("+1/+1").min(c.get("-1/-1"));
+                if n > 0 {
+                    annihilate.push((slot, n)); // CR 704.5q
+                }
+            }
+        }
+        let any = !dying.is_empty() || !annihilate.is_empty();
+        for (slot, n) in annihilate {
+            let _ = self.remove_counters_from(slot, "+1/+1", n);
+            let _ = self.remove_counters_from(slot, "-1/-1", n);
+        }
+        for slot in dying {
+            let from_id = self.id_of(slot);
+            let card = self.move_slot(slot, ZoneKind::Graveyard, Position::Top);
+            self.log.push_with(|| Event::Died { card, from_id });
+        }
+        any
+    }
+}

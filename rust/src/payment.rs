@@ -1,0 +1,1630 @@
+//! Paying mana costs (CR 601.2g–h, 118.3, 107.4, 119.4): an exact payment solver.
+//!
+//! Given a total cost with X already chosen (CR 601.2f), the mana already in the payer's pool
+//! and the untapped mana sources they may tap, [`solve`] finds a legal payment whenever one
+//! exists, [`solve_with`] checks (and completes) a payment whose sources the player chose, and
+//! [`max_affordable`] counts how many times an extra cost such as multikicker can be added.
+//!
+//! ```
+//! use mtgsim::mana::{Color, ManaCost};
+//! use mtgsim::payment::{solve, CostToPay, ManaPool, ManaSource, ManaType};
+//!
+//! let island = |id| ManaSource::basic(id, ManaType::Color(Color::Blue));
+//! let plains = |id| ManaSource::basic(id, ManaType::Color(Color::White));
+//! let cost = CostToPay::from_cost(&ManaCost::parse("{W/U}{U}").unwrap(), 0, 20);
+//! // The hybrid symbol must take the Plains so that the Island is left for {U}.
+//! let paid = solve(&cost, &ManaPool::new(), &[island(1), plains(2)]).unwrap();
+//! assert_eq!(paid.spent.to_string(), "{W}{U}");
+//! assert_eq!(paid.life, 0);
+//! ```
+//!
+//! # Model
+//!
+//! * Mana has six types (CR 106.1b): the five colors and colorless. [`ManaType::index`] is
+//!   `Color as usize` for colors (W=0 … G=4) and 5 for colorless, the index into
+//!   [`ManaPool::amounts`].
+//! * A [`ManaSource`] is one mana ability of one untapped permanent: tapping it once produces
+//!   `amount` mana, all of one type chosen from `options`. Mana a source makes beyond what the
+//!   cost needs stays in the pool ([`Payment::leftover`], CR 118.3a: "excess mana remains").
+//! * `{N}` and `{X}` are generic (CR 107.4b); `{C}` needs colorless mana (107.4c); `{W/U}` needs
+//!   either color and `{2/W}` one white or two of any type (107.4e); `{W/P}` and `{W/U/P}` take
+//!   one mana of a listed color or 2 life (107.4f), and life can be paid only while the total
+//!   paid stays within the life available (119.4; 0 life can always be paid, 119.4b).
+//! * `{S}` is treated as one generic mana: snow sources are not modelled here, so a caller
+//!   that cares must check snow itself (CR 107.4h).
+//!
+//! # Preferences (when several payments are legal)
+//!
+//! 1. Spend as little life as possible: life pays a Phyrexian symbol only when mana can't.
+//! 2. Pay `{2/C}` with one mana of its color rather than two generic when that works.
+//! 3. [`solve`]: spend mana already in the pool before tapping sources. [`solve_with`]: spend
+//!    the chosen sources' mana first and the pool only for the rest.
+//! 4. Colored, colorless and hybrid requirements take the least flexible source that works
+//!    (fewest types; ties by the caller's order), keeping flexible sources for later.
+//! 5. Generic mana is paid last: from the pool (colorless first, then W, U, B, R, G), then
+//!    from excess of tapped sources, then by tapping more sources in the same order, each
+//!    producing the first type in its `options`.
+//!
+//! # How it works
+//!
+//! The common case (symbols only generic, `{C}` and single colors; every source makes one
+//! type) is decided by counting, without search. Otherwise every required mana is a *unit*
+//! with the set of types that may pay it (a bit mask; bit 6 means "or 2 life"), and supply is
+//! mana of fixed type in the pool, sources, and life in 2-point steps. Whether the units can
+//! all be paid is a bipartite matching question, answered exactly by Hall's theorem: for each
+//! set `T` of types, the units payable only from `T` must not outnumber the supply able to
+//! produce some type in `T`. Only unions of the units' type sets need checking, so the check
+//! is a handful of sums. A source that makes several mana of one chosen type among several
+//! (Gilded Lotus) can't be split, so its type is enumerated (identical sources symmetrically).
+//! The payment itself is built greedily; if the greedy build gets stuck it is rebuilt unit by
+//! unit, keeping each choice only if the rest stays payable, which always succeeds when a
+//! payment exists.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::mana::{Color, ManaCost, ManaSymbol};
+
+/// Index of colorless mana in [`ManaPool::amounts`].
+const COLORLESS: usize = 5;
+/// Type-set bit meaning "may be paid with 2 life".
+const LIFE: u8 = 1 << 6;
+/// Type set of generic mana: any of the six types.
+const ANY_MANA: u8 = 0x3F;
+/// Order in which pool mana pays generic costs: colorless first, then W, U, B, R, G.
+const GENERIC_ORDER: [usize; 6] = [COLORLESS, 0, 1, 2, 3, 4];
+
+/// A type of mana (CR 106.1b): one of the five colors, or colorless.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum ManaType {
+    Color(Color),
+    Colorless,
+}
+
+impl ManaType {
+    /// All six types in index order: W, U, B, R, G, C.
+    pub const ALL: [ManaType; 6] = [
+        ManaType::Color(Color::White),
+        ManaType::Color(Color::Blue),
+        ManaType::Color(Color::Black),
+        ManaType::Color(Color::Red),
+        ManaType::Color(Color::Green),
+        ManaType::Colorless,
+    ];
+
+    /// The index into [`ManaPool::amounts`]: `Color as usize` (W=0 … G=4), colorless 5.
+    #[inline]
+    pub fn index(self) -> usize {
+        match self {
+            ManaType::Color(c) => c as usize,
+            ManaType::Colorless => COLORLESS,
+        }
+    }
+
+    /// The type at `index` (0..6), or `None`.
+    pub fn from_index(index: usize) -> Option<ManaType> {
+        ManaType::ALL.get(index).copied()
+    }
+
+    /// `W`, `U`, `B`, `R`, `G` or `C`.
+    pub fn letter(self) -> char {
+        match self {
+            ManaType::Color(c) => c.letter(),
+            ManaType::Colorless => 'C',
+        }
+    }
+
+    #[inline]
+    fn bit(self) -> u8 {
+        1 << self.index()
+    }
+}
+
+impl From<Color> for ManaType {
+    fn from(c: Color) -> ManaType {
+        ManaType::Color(c)
+    }
+}
+
+impl fmt::Display for ManaType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{{{}}}", self.letter())
+    }
+}
+
+/// Mana by type (CR 106.4): `amounts[t.index()]` for W, U, B, R, G, C.
+///
+/// Displays as its symbols in WUBRGC order, e.g. `{W}{U}{C}`; the empty pool displays as
+/// the empty string.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ManaPool {
+    pub amounts: [u32; 6],
+}
+
+impl ManaPool {
+    pub const EMPTY: ManaPool = ManaPool { amounts: [0; 6] };
+
+    /// An empty pool.
+    pub fn new() -> ManaPool {
+        ManaPool::EMPTY
+    }
+
+    /// This pool with `n` more mana of type `t` (builder style).
+    pub fn with(mut self, t: ManaType, n: u32) -> ManaPool {
+        self.add(t, n);
+        self
+    }
+
+    /// Parses `"{W}{W}{C}"` (only W, U, B, R, G and C symbols; `""` is empty).
+    pub fn parse(text: &str) -> Option<ManaPool> {
+        let mut pool = ManaPool::new();
+        let mut rest = text.trim();
+        while !rest.is_empty() {
+            let body = rest.strip_prefix('{')?;
+            let close = body.find('}')?;
+            let t = match &body[..close] {
+                "C" | "c" => ManaType::Colorless,
+                s => ManaType::Color(Color::from_letter(&s.to_ascii_uppercase())?),
+            };
+            pool.add(t, 1);
+            rest = &body[close + 1..];
+        }
+        Some(pool)
+    }
+
+    /// How much mana of type `t` is in the pool.
+    #[inline]
+    pub fn get(&self, t: ManaType) -> u32 {
+        self.amounts[t.index()]
+    }
+
+    /// Adds `n` mana of type `t` (saturating).
+    #[inline]
+    pub fn add(&mut self, t: ManaType, n: u32) {
+        let a = &mut self.amounts[t.index()];
+        *a = a.saturating_add(n);
+    }
+
+    /// Removes `n` mana of type `t`; returns false and changes nothing if there isn't that much.
+    pub fn remove(&mut self, t: ManaType, n: u32) -> bool {
+        let a = &mut self.amounts[t.index()];
+        if *a < n {
+            return false;
+        }
+        *a -= n;
+        true
+    }
+
+    /// All mana in the pool.
+    #[inline]
+    pub fn total(&self) -> u64 {
+        self.amounts.iter().map(|&a| a as u64).sum()
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.amounts == [0; 6]
+    }
+
+    /// Whether this pool holds at least as much of every type as `other`.
+    pub fn contains(&self, other: &ManaPool) -> bool {
+        self.amounts.iter().zip(other.amounts).all(|(&a, b)| a >= b)
+    }
+}
+
+impl fmt::Display for ManaPool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for t in ManaType::ALL {
+            for _ in 0..self.get(t) {
+                write!(f, "{t}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// One untapped mana source the payer may use (one mana ability of one permanent): tapping it
+/// once produces `amount` mana, all of ONE type chosen from `options`. A basic Island is
+/// options `[U]`, amount 1; Canyon Slough `[B, R]`, 1; Everflowing Chalice with three charge
+/// counters `[C]`, 3; Gilded Lotus `[W, U, B, R, G]`, 3. `id` names it in [`Payment::taps`]
+/// and in [`solve_with`]; ids should be unique. A source with no options or amount 0 makes no
+/// mana and is never tapped by [`solve`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ManaSource {
+    pub id: u64,
+    pub options: Vec<ManaType>,
+    pub amount: u32,
+}
+
+impl ManaSource {
+    pub fn new(id: u64, options: Vec<ManaType>, amount: u32) -> ManaSource {
+        ManaSource { id, options, amount }
+    }
+
+    /// A source making one mana of one type (a basic land).
+    pub fn basic(id: u64, t: ManaType) -> ManaSource {
+        ManaSource { id, options: vec![t], amount: 1 }
+    }
+
+    /// The set of types it can make, as bits; 0 if it makes no mana.
+    fn mask(&self) -> u8 {
+        if self.amount == 0 {
+            return 0;
+        }
+        self.options.iter().fold(0, |m, t| m | t.bit())
+    }
+}
+
+/// What must be paid: the mana symbols of a total cost (CR 601.2f), the value chosen for X
+/// (each `{X}` is `x` generic), and the payer's life total for Phyrexian symbols (life paid in
+/// all may not exceed it, CR 119.4).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct CostToPay {
+    pub symbols: Vec<ManaSymbol>,
+    pub x: u32,
+    pub life_available: i64,
+}
+
+impl CostToPay {
+    pub fn new(symbols: Vec<ManaSymbol>, x: u32, life_available: i64) -> CostToPay {
+        CostToPay { symbols, x, life_available }
+    }
+
+    /// The symbols of a printed or computed [`ManaCost`].
+    pub fn from_cost(cost: &ManaCost, x: u32, life_available: i64) -> CostToPay {
+        CostToPay { symbols: cost.symbols().to_vec(), x, life_available }
+    }
+}
+
+impl fmt::Display for CostToPay {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.symbols.is_empty() {
+            return f.write_str("{0}");
+        }
+        for s in &self.symbols {
+            write!(f, "{s}")?;
+        }
+        if self.symbols.contains(&ManaSymbol::X) {
+            write!(f, " with X={}", self.x)?;
+        }
+        Ok(())
+    }
+}
+
+/// A legal payment (CR 601.2g–h).
+///
+/// Invariants: every id in `taps` is distinct and each produced type is one of that source's
+/// options; `from_pool` fits in the starting pool; starting pool + mana produced by `taps` =
+/// `spent` + `leftover`; `spent` and `life` pay the cost exactly.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Payment {
+    /// Sources to tap (mana abilities to activate, CR 601.2g) and the type each produces, in
+    /// the order the solver chose them.
+    pub taps: Vec<(u64, ManaType)>,
+    /// Mana taken from the pool as it was before the payment (excluding mana the taps made).
+    pub from_pool: ManaPool,
+    /// Life paid for Phyrexian symbols (2 per symbol).
+    pub life: u32,
+    /// The pool after paying: unspent starting mana plus excess from the taps (CR 118.3a).
+    pub leftover: ManaPool,
+    /// All mana spent on the cost, by type (from the pool and from the taps), e.g. for
+    /// "if {R} was spent to cast it".
+    pub spent: ManaPool,
+}
+
+/// Finds a legal payment of `cost` from `pool` and `sources`, or `None` if none exists.
+///
+/// Exact: returns `Some` whenever any combination of taps, type choices, pool mana and life
+/// pays the cost. See the module documentation for which payment is preferred.
+pub fn solve(cost: &CostToPay, pool: &ManaPool, sources: &[ManaSource]) -> Option<Payment> {
+    if let Some((need, generic)) = simple_needs(cost) {
+        if let Some(answer) = solve_simple(&need, generic, pool, sources) {
+            return answer;
+        }
+    }
+    solve_general(cost, pool, sources, None).ok()
+}
+
+/// Checks a payment whose sources the player chose: tapping exactly the sources in `chosen`
+/// (each at most once, CR 118.3) plus mana from the pool must pay `cost`. Returns the full
+/// payment (every chosen source appears in `taps`, with the types chosen for them; mana they
+/// make beyond the cost is `leftover`) or why not. The chosen sources' mana is spent before
+/// the pool's.
+pub fn solve_with(cost: &CostToPay, pool: &ManaPool, sources: &[ManaSource], chosen: &[u64]) -> Result<Payment, String> {
+    let mut indices = Vec::with_capacity(chosen.len());
+    for (k, &id) in chosen.iter().enumerate() {
+        if chosen[..k].contains(&id) {
+            return Err(format!("source {id} is chosen more than once; a source can be tapped only once (CR 118.3)"));
+        }
+        let i = sources
+            .iter()
+            .position(|s| s.id == id)
+            .ok_or_else(|| format!("no available mana source has id {id} (already tapped, or not one the payer controls?)"))?;
+        if sources[i].options.is_empty() {
+            return Err(format!("source {id} has no type of mana it can produce"));
+        }
+        indices.push(i);
+    }
+    solve_general(cost, pool, sources, Some(&indices)).map_err(|short| {
+        let what = match short {
+            Some(s) if s.types & ANY_MANA == ANY_MANA => {
+                let life = if s.types & LIFE != 0 { " (or 2 life for a Phyrexian symbol)" } else { "" };
+                format!("it needs {} mana in all{life}, but the pool and the chosen sources can make only {}", s.need, s.have)
+            }
+            Some(s) => format!(
+                "it needs {} mana that only {} can pay, but the pool and the chosen sources can make only {} of it",
+                s.need,
+                describe_types(s.types),
+                s.have
+            ),
+            None => "a source that makes several mana makes them all of one type, and no choice of types fits".to_string(),
+        };
+        let life = if cost.symbols.iter().any(|s| matches!(s, ManaSymbol::Phyrexian(_) | ManaSymbol::HybridPhyrexian(..))) {
+            format!(", {} life available", cost.life_available)
+        } else {
+            String::new()
+        };
+        let pool_text = if pool.is_empty() { "empty".to_string() } else { pool.to_string() };
+        format!("can't pay {cost} with the chosen sources {chosen:?} and pool {pool_text}{life}: {what}")
+    })
+}
+
+/// The largest `n <= cap` such that `base` plus `n` copies of `per_kick` can be paid (how many
+/// times a player can afford multikicker, CR 702.33c, or a similar repeatable extra cost).
+/// `per_kick` uses `base.x` for any `{X}` and `base.life_available` is shared by all copies.
+/// Returns 0 when even `base` can't be paid (check that with [`solve`] first).
+pub fn max_affordable(base: &CostToPay, per_kick: &[ManaSymbol], pool: &ManaPool, sources: &[ManaSource], cap: u32) -> u32 {
+    let kick_generic: u64 = per_kick
+        .iter()
+        .map(|s| match *s {
+            ManaSymbol::Generic(n) => n as u64,
+            ManaSymbol::X => base.x as u64,
+            _ => 0,
+        })
+        .sum();
+    let kick_other: Vec<ManaSymbol> =
+        per_kick.iter().copied().filter(|s| !matches!(s, ManaSymbol::Generic(_) | ManaSymbol::X)).collect();
+    let payable = |n: u64| {
+        let mut cost = base.clone();
+        let mut generic = kick_generic * n;
+        while generic > 0 {
+            let part = generic.min(u32::MAX as u64);
+            cost.symbols.push(ManaSymbol::Generic(part as u32));
+            generic -= part;
+        }
+        for _ in 0..n {
+            cost.symbols.extend_from_slice(&kick_other);
+        }
+        solve(&cost, pool, sources).is_some()
+    };
+    if !payable(0) {
+        return 0;
+    }
+    // Each kick needs at least this many units of mana or 2-life payments.
+    let per_min = kick_generic + kick_other.len() as u64;
+    if per_min == 0 || cap == 0 {
+        return cap;
+    }
+    let supply = pool.total() + sources.iter().map(|s| s.amount as u64).sum::<u64>() + base.life_available.max(0) as u64 / 2;
+    let (mut lo, mut hi) = (0u64, (cap as u64).min(supply / per_min));
+    // Payability is monotone in n (dropping symbols from a payable cost leaves it payable).
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        if payable(mid) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    lo as u32
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fast path: only generic, {C} and single-color symbols, every source makes one type.
+
+/// Needed mana by type and generic total, if the cost has only generic, `{X}`, `{S}`, `{C}`
+/// and single-color symbols.
+#[inline]
+fn simple_needs(cost: &CostToPay) -> Option<([u64; 6], u64)> {
+    let mut need = [0u64; 6];
+    let mut generic = 0u64;
+    for s in &cost.symbols {
+        match *s {
+            ManaSymbol::Generic(n) => generic += n as u64,
+            ManaSymbol::X => generic += cost.x as u64,
+            ManaSymbol::Snow => generic += 1,
+            ManaSymbol::Colored(c) => need[c as usize] += 1,
+            ManaSymbol::Colorless => need[COLORLESS] += 1,
+            _ => return None,
+        }
+    }
+    Some((need, generic))
+}
+
+/// Solves a simple cost when every source makes a single type: the supply of each type is
+/// fixed, so counting decides it. `None` if not applicable (some source has a choice).
+#[inline]
+fn solve_simple(need: &[u64; 6], generic: u64, pool: &ManaPool, sources: &[ManaSource]) -> Option<Option<Payment>> {
+    const NONE: u8 = u8::MAX;
+    if sources.len() > 64 {
+        return None;
+    }
+    let mut kind = [NONE; 64];
+    let mut have = [0u64; 6];
+    for (i, s) in sources.iter().enumerate() {
+        let Some(first) = s.options.first() else { continue };
+        if s.amount == 0 {
+            continue;
+        }
+        if s.options[1..].iter().any(|t| t != first) {
+            return None;
+        }
+        let t = first.index();
+        kind[i] = t as u8;
+        have[t] += s.amount as u64;
+    }
+    let mut pool_left = [0u64; 6];
+    let mut total_need = generic;
+    let mut total_have = 0u64;
+    for t in 0..6 {
+        pool_left[t] = pool.amounts[t] as u64;
+        have[t] += pool_left[t];
+        if need[t] > have[t] {
+            return Some(None);
+        }
+        total_need += need[t];
+        total_have += have[t];
+    }
+    if total_need > total_have {
+        return Some(None);
+    }
+
+    let mut from_pool = [0u64; 6];
+    let mut spent = *need;
+    let mut rest = [0u64; 6];
+    let mut short = false;
+    for t in 0..6 {
+        let k = pool_left[t].min(need[t]);
+        from_pool[t] = k;
+        pool_left[t] -= k;
+        rest[t] = need[t] - k;
+        short |= rest[t] > 0;
+    }
+    let mut taps = Vec::with_capacity(sources.len());
+    let mut tapped = 0u64;
+    let mut excess = [0u64; 6];
+    if short {
+        for (i, s) in sources.iter().enumerate() {
+            let t = kind[i] as usize;
+            if t < 6 && rest[t] > 0 {
+                tapped |= 1 << i;
+                taps.push((s.id, s.options[0]));
+                let amount = s.amount as u64;
+                let k = amount.min(rest[t]);
+                rest[t] -= k;
+                excess[t] += amount - k;
+            }
+        }
+    }
+    let mut g = generic;
+    for t in GENERIC_ORDER {
+        let k = pool_left[t].min(g);
+        pool_left[t] -= k;
+        from_pool[t] += k;
+        spent[t] += k;
+        g -= k;
+    }
+    for t in GENERIC_ORDER {
+        let k = excess[t].min(g);
+        excess[t] -= k;
+        spent[t] += k;
+        g -= k;
+    }
+    if g > 0 {
+        for (i, s) in sources.iter().enumerate() {
+            let t = kind[i] as usize;
+            if t < 6 && tapped & (1 << i) == 0 {
+                taps.push((s.id, s.options[0]));
+                let amount = s.amount as u64;
+                let k = amount.min(g);
+                spent[t] += k;
+                excess[t] += amount - k;
+                g -= k;
+                if g == 0 {
+                    break;
+                }
+            }
+        }
+    }
+    debug_assert_eq!(g, 0);
+    let mut leftover = [0u64; 6];
+    for t in 0..6 {
+        leftover[t] = pool_left[t] + excess[t];
+    }
+    Some(Some(Payment { taps, from_pool: to_pool(&from_pool), life: 0, leftover: to_pool(&leftover), spent: to_pool(&spent) }))
+}
+
+fn to_pool(a: &[u64; 6]) -> ManaPool {
+    ManaPool { amounts: a.map(|v| u32::try_from(v).unwrap_or(u32::MAX)) }
+}
+
+// ---------------------------------------------------------------------------------------------
+// General path.
+
+/// A class of required mana units: `(type set, count)`; bit 6 of the set means "or 2 life".
+type Demand = Vec<(u8, u64)>;
+
+/// Supply in Hall's check: `amount` units that can each be any type in `mask`, unless `whole`
+/// (a multi-mana source with a choice), whose units must all be one type.
+#[derive(Copy, Clone, Debug)]
+struct Chunk {
+    mask: u8,
+    /// The mask before a type was fixed by enumeration.
+    orig: u8,
+    amount: u64,
+    whole: bool,
+}
+
+impl Chunk {
+    fn new(mask: u8, amount: u64) -> Chunk {
+        Chunk { mask, orig: mask, amount, whole: amount > 1 && mask.count_ones() > 1 }
+    }
+}
+
+/// A violated Hall condition: `need` units payable only by `types`, but only `have` supply.
+#[derive(Copy, Clone, Debug)]
+struct Shortfall {
+    types: u8,
+    need: u64,
+    have: u64,
+}
+
+/// Hall's condition for paying `dem` plus `generic` from `chunks`, whole chunks relaxed to
+/// splittable. Exact when no chunk is whole.
+fn hall(dem: &[(u8, u64)], generic: u64, chunks: &[Chunk]) -> Result<(), Shortfall> {
+    let mut union = 0u8;
+    for &(m, n) in dem {
+        if n > 0 {
+            union |= m;
+        }
+    }
+    let demand = |u: u8| dem.iter().filter(|&&(m, _)| m & !u == 0).map(|&(_, n)| n).sum::<u64>();
+    let supply = |u: u8| chunks.iter().filter(|c| c.mask & u != 0).map(|c| c.amount).sum::<u64>();
+    // Unions of the units' type sets: subsets of `union`, plus (with generic) all mana types.
+    let mut u = union;
+    while u != 0 {
+        let need = demand(u);
+        if need > 0 {
+            let have = supply(u);
+            if need > have {
+                return Err(Shortfall { types: u, need, have });
+            }
+        }
+        u = (u - 1) & union;
+    }
+    if generic > 0 {
+        let wide = [ANY_MANA, ANY_MANA | (union & LIFE)];
+        let count = if union & LIFE != 0 { 2 } else { 1 };
+        for &u in &wide[..count] {
+            let need = generic + demand(u);
+            let have = supply(u);
+            if need > have {
+                return Err(Shortfall { types: u, need, have });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Exact: whether `dem` plus `generic` can be paid from `chunks`, enumerating the type of each
+/// whole chunk (identical whole chunks in non-decreasing type order, to skip permutations).
+fn feasible(dem: &[(u8, u64)], generic: u64, chunks: &mut [Chunk]) -> bool {
+    if hall(dem, generic, chunks).is_err() {
+        return false;
+    }
+    let Some(i) = chunks.iter().position(|c| c.whole && c.mask.count_ones() > 1) else {
+        return true;
+    };
+    let this = chunks[i];
+    let floor = chunks[..i]
+        .iter()
+        .rev()
+        .find(|c| c.whole && c.orig == this.orig && c.amount == this.amount)
+        .map_or(0, |c| c.mask);
+    let mut bits = this.orig;
+    while bits != 0 {
+        let b = bits & bits.wrapping_neg();
+        bits &= bits - 1;
+        if b < floor {
+            continue;
+        }
+        chunks[i].mask = b;
+        if feasible(dem, generic, chunks) {
+            chunks[i].mask = this.orig;
+            return true;
+        }
+    }
+    chunks[i].mask = this.orig;
+    false
+}
+
+/// The cost broken into unit classes.
+struct Analysis {
+    fixed: Demand,
+    generic: u64,
+    /// `{2/C}` symbols per color.
+    two_hybrid: [u64; 5],
+    /// How many Phyrexian symbols may be paid with life.
+    max_life_units: u64,
+}
+
+fn add_class(dem: &mut Demand, mask: u8, n: u64) {
+    match dem.iter_mut().find(|(m, _)| *m == mask) {
+        Some(e) => e.1 += n,
+        None => dem.push((mask, n)),
+    }
+}
+
+fn analyse(cost: &CostToPay) -> Analysis {
+    let bit = |c: Color| 1u8 << (c as u8);
+    let mut a = Analysis { fixed: Vec::new(), generic: 0, two_hybrid: [0; 5], max_life_units: 0 };
+    let mut phyrexian = 0u64;
+    for s in &cost.symbols {
+        match *s {
+            ManaSymbol::Generic(n) => a.generic += n as u64,
+            ManaSymbol::X => a.generic += cost.x as u64,
+            ManaSymbol::Snow => a.generic += 1,
+            ManaSymbol::Colored(c) => add_class(&mut a.fixed, bit(c), 1),
+            ManaSymbol::Colorless => add_class(&mut a.fixed, 1 << COLORLESS, 1),
+            ManaSymbol::Hybrid(x, y) => add_class(&mut a.fixed, bit(x) | bit(y), 1),
+            ManaSymbol::TwoHybrid(c) => a.two_hybrid[c as usize] += 1,
+            ManaSymbol::Phyrexian(c) => {
+                add_class(&mut a.fixed, bit(c) | LIFE, 1);
+                phyrexian += 1;
+            }
+            ManaSymbol::HybridPhyrexian(x, y) => {
+                add_class(&mut a.fixed, bit(x) | bit(y) | LIFE, 1);
+                phyrexian += 1;
+            }
+        }
+    }
+    // CR 119.4: the life paid in all (2 per symbol) can't exceed the life total.
+    if cost.life_available >= 2 {
+        a.max_life_units = phyrexian.min(cost.life_available as u64 / 2);
+    }
+    a
+}
+
+impl Analysis {
+    /// Ways to pay the `{2/C}` symbols: how many of each color are paid with one colored mana
+    /// (the rest with two generic), most colored first.
+    fn splits(&self) -> Vec<[u64; 5]> {
+        let mut out = vec![self.two_hybrid];
+        for c in 0..5 {
+            if self.two_hybrid[c] == 0 {
+                continue;
+            }
+            let prev = std::mem::take(&mut out);
+            for s in prev {
+                for j in (0..=self.two_hybrid[c]).rev() {
+                    let mut s2 = s;
+                    s2[c] = j;
+                    out.push(s2);
+                }
+            }
+        }
+        out.sort_by_key(|s| std::cmp::Reverse(s.iter().sum::<u64>()));
+        out
+    }
+
+    /// The unit classes for one split of the `{2/C}` symbols, most restrictive first (single
+    /// types, then hybrids, then those payable with life), and the generic total.
+    fn demand(&self, split: &[u64; 5]) -> (Demand, u64) {
+        let mut dem = self.fixed.clone();
+        let mut generic = self.generic;
+        for (c, &colored) in split.iter().enumerate() {
+            if colored > 0 {
+                add_class(&mut dem, 1 << c, colored);
+            }
+            generic += 2 * (self.two_hybrid[c] - colored);
+        }
+        dem.sort_by_key(|&(m, _)| (m & LIFE != 0, m.count_ones()));
+        (dem, generic)
+    }
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Mode {
+    /// [`solve`]: pool before sources.
+    PoolFirst,
+    /// [`solve_with`]: the chosen sources before the pool, and every chosen source is tapped.
+    SourcesFirst,
+}
+
+/// Builds a payment unit by unit.
+struct Builder<'a> {
+    sources: &'a [ManaSource],
+    masks: &'a [u8],
+    /// Candidate sources in preference order.
+    order: &'a [usize],
+    mode: Mode,
+    tapped: Vec<bool>,
+    /// What is left of the starting pool.
+    pool: [u64; 6],
+    /// Mana made by taps and not yet spent.
+    excess: [u64; 6],
+    life_units: u64,
+    from_pool: [u64; 6],
+    spent: [u64; 6],
+    life_paid: u64,
+    taps: Vec<(u64, ManaType)>,
+    scratch: Vec<Chunk>,
+}
+
+impl<'a> Builder<'a> {
+    fn new(sources: &'a [ManaSource], masks: &'a [u8], order: &'a [usize], mode: Mode, pool: &ManaPool, life_units: u64) -> Self {
+        Builder {
+            sources,
+            masks,
+            order,
+            mode,
+            tapped: vec![false; sources.len()],
+            pool: pool.amounts.map(|a| a as u64),
+            excess: [0; 6],
+            life_units,
+            from_pool: [0; 6],
+            spent: [0; 6],
+            life_paid: 0,
+            taps: Vec::new(),
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Whether the current state can still pay `dem` plus `generic`.
+    fn can_pay(&mut self, dem: &[(u8, u64)], generic: u64) -> bool {
+        let mut chunks = std::mem::take(&mut self.scratch);
+        chunks.clear();
+        for t in 0..6 {
+            let a = self.pool[t] + self.excess[t];
+            if a > 0 {
+                chunks.push(Chunk::new(1 << t, a));
+            }
+        }
+        if self.life_units > 0 {
+            chunks.push(Chunk::new(LIFE, self.life_units));
+        }
+        for &i in self.order {
+            if !self.tapped[i] {
+                chunks.push(Chunk::new(self.masks[i], self.sources[i].amount as u64));
+            }
+        }
+        let ok = feasible(dem, generic, &mut chunks);
+        self.scratch = chunks;
+        ok
+    }
+
+    /// The first shortfall of the current state against `dem` plus `generic`, if any.
+    fn shortfall(&mut self, dem: &[(u8, u64)], generic: u64) -> Option<Shortfall> {
+        self.can_pay(dem, generic);
+        hall(dem, generic, &self.scratch).err()
+    }
+
+    /// Pays every unit of `dem`, then `generic`. With `check`, each choice is kept only if the
+    /// rest stays payable (never fails if the whole was payable); without, greedy.
+    fn run(&mut self, mut dem: Demand, generic: u64, check: bool) -> bool {
+        for ci in 0..dem.len() {
+            let mask = dem[ci].0;
+            while dem[ci].1 > 0 {
+                dem[ci].1 -= 1;
+                if !self.pay_unit(mask, &dem, generic, check) {
+                    return false;
+                }
+            }
+        }
+        self.pay_generic(generic)
+    }
+
+    /// Pays one unit payable by the types (and maybe life) in `mask`; `dem` is what remains.
+    fn pay_unit(&mut self, mask: u8, dem: &[(u8, u64)], generic: u64, check: bool) -> bool {
+        // Pool mana and excess of one type are interchangeable for the rest of the payment, so
+        // a type that failed from one source of free mana fails from the other too.
+        let mut failed_free = 0u8;
+        if self.mode == Mode::PoolFirst && self.pay_free(mask, dem, generic, check, true, &mut failed_free) {
+            return true;
+        }
+        if self.pay_free(mask, dem, generic, check, false, &mut failed_free) {
+            return true;
+        }
+        if self.pay_source(mask, dem, generic, check) {
+            return true;
+        }
+        if self.mode == Mode::SourcesFirst && self.pay_free(mask, dem, generic, check, true, &mut failed_free) {
+            return true;
+        }
+        if mask & LIFE != 0 && self.life_units > 0 {
+            self.life_units -= 1;
+            self.life_paid += 1;
+            if !check || self.can_pay(dem, generic) {
+                return true;
+            }
+            self.life_units += 1;
+            self.life_paid -= 1;
+        }
+        false
+    }
+
+    fn pay_free(&mut self, mask: u8, dem: &[(u8, u64)], generic: u64, check: bool, from_pool: bool, failed: &mut u8) -> bool {
+        for t in 0..6 {
+            let b = 1u8 << t;
+            if mask & b == 0 || *failed & b != 0 {
+                continue;
+            }
+            let have = if from_pool { self.pool[t] } else { self.excess[t] };
+            if have == 0 {
+                continue;
+            }
+            self.take_free(t, from_pool, 1);
+            if !check || self.can_pay(dem, generic) {
+                return true;
+            }
+            self.take_free(t, from_pool, 0);
+            *failed |= b;
+        }
+        false
+    }
+
+    /// Takes one mana of type `t` from the pool or excess (`n` = 1), or puts it back (`n` = 0).
+    fn take_free(&mut self, t: usize, from_pool: bool, n: u64) {
+        let slot = if from_pool { &mut self.pool[t] } else { &mut self.excess[t] };
+        if n == 1 {
+            *slot -= 1;
+            self.spent[t] += 1;
+            if from_pool {
+                self.from_pool[t] += 1;
+            }
+        } else {
+            *slot += 1;
+            self.spent[t] -= 1;
+            if from_pool {
+                self.from_pool[t] -= 1;
+            }
+        }
+    }
+
+    fn pay_source(&mut self, mask: u8, dem: &[(u8, u64)], generic: u64, check: bool) -> bool {
+        let (sources, masks, order) = (self.sources, self.masks, self.order);
+        // (source mask, amount, type) tried and failed: identical untapped sources are
+        // interchangeable, so skip them.
+        let mut failed: Vec<(u8, u32, usize)> = Vec::new();
+        for &i in order {
+            if self.tapped[i] || masks[i] & mask == 0 {
+                continue;
+            }
+            let s = &sources[i];
+            let mut seen = 0u8;
+            for &ty in &s.options {
+                let b = ty.bit();
+                let t = ty.index();
+                if mask & b == 0 || seen & b != 0 {
+                    continue;
+                }
+                seen |= b;
+                if failed.contains(&(masks[i], s.amount, t)) {
+                    continue;
+                }
+                self.tapped[i] = true;
+                self.excess[t] += s.amount as u64 - 1;
+                self.spent[t] += 1;
+                self.taps.push((s.id, ty));
+                if !check || self.can_pay(dem, generic) {
+                    return true;
+                }
+                self.tapped[i] = false;
+                self.excess[t] -= s.amount as u64 - 1;
+                self.spent[t] -= 1;
+                self.taps.pop();
+                failed.push((masks[i], s.amount, t));
+            }
+        }
+        false
+    }
+
+    /// Pays `g` generic from free mana and then by tapping sources; false if it runs out.
+    fn pay_generic(&mut self, mut g: u64) -> bool {
+        if self.mode == Mode::PoolFirst {
+            self.generic_from_free(&mut g, true);
+        }
+        self.generic_from_free(&mut g, false);
+        let (sources, order) = (self.sources, self.order);
+        for &i in order {
+            if g == 0 {
+                break;
+            }
+            if self.tapped[i] {
+                continue;
+            }
+            let s = &sources[i];
+            let ty = s.options[0];
+            let amount = s.amount as u64;
+            let k = amount.min(g);
+            self.tapped[i] = true;
+            self.taps.push((s.id, ty));
+            self.spent[ty.index()] += k;
+            self.excess[ty.index()] += amount - k;
+            g -= k;
+        }
+        if self.mode == Mode::SourcesFirst {
+            self.generic_from_free(&mut g, true);
+        }
+        g == 0
+    }
+
+    fn generic_from_free(&mut self, g: &mut u64, from_pool: bool) {
+        for t in GENERIC_ORDER {
+            let slot = if from_pool { &mut self.pool[t] } else { &mut self.excess[t] };
+            let k = (*slot).min(*g);
+            *slot -= k;
+            *g -= k;
+            self.spent[t] += k;
+            if from_pool {
+                self.from_pool[t] += k;
+            }
+        }
+    }
+
+    /// The payment; in [`Mode::SourcesFirst`] every chosen source not yet tapped is tapped
+    /// for its first type, its mana left in the pool.
+    fn finish(mut self, chosen: Option<&[usize]>) -> Payment {
+        for &i in chosen.unwrap_or(&[]) {
+            if !self.tapped[i] {
+                let s = &self.sources[i];
+                self.tapped[i] = true;
+                self.taps.push((s.id, s.options[0]));
+                self.excess[s.options[0].index()] += s.amount as u64;
+            }
+        }
+        let leftover: [u64; 6] = std::array::from_fn(|t| self.pool[t] + self.excess[t]);
+        Payment {
+            taps: self.taps,
+            from_pool: to_pool(&self.from_pool),
+            life: u32::try_from(self.life_paid * 2).unwrap_or(u32::MAX),
+            leftover: to_pool(&leftover),
+            spent: to_pool(&self.spent),
+        }
+    }
+}
+
+/// The general solver. `chosen` restricts the sources to those indices (all of which are
+/// tapped) and spends their mana before the pool. On failure, a shortfall explaining why
+/// (for the most colored split of `{2/C}` symbols and as much life as allowed), if Hall's
+/// condition is what fails.
+fn solve_general(cost: &CostToPay, pool: &ManaPool, sources: &[ManaSource], chosen: Option<&[usize]>) -> Result<Payment, Option<Shortfall>> {
+    let analysis = analyse(cost);
+    let masks: Vec<u8> = sources.iter().map(ManaSource::mask).collect();
+    let mut order: Vec<usize> = match chosen {
+        Some(c) => c.iter().copied().filter(|&i| masks[i] != 0).collect(),
+        None => (0..sources.len()).filter(|&i| masks[i] != 0).collect(),
+    };
+    order.sort_by_key(|&i| masks[i].count_ones());
+    let mode = if chosen.is_some() { Mode::SourcesFirst } else { Mode::PoolFirst };
+    let splits = analysis.splits();
+    // Least life first (mana before life), then the most colored split of {2/C} symbols.
+    for life_units in 0..=analysis.max_life_units {
+        for split in &splits {
+            let (dem, generic) = analysis.demand(split);
+            let mut greedy = Builder::new(sources, &masks, &order, mode, pool, life_units);
+            if greedy.run(dem.clone(), generic, false) {
+                return Ok(greedy.finish(chosen));
+            }
+            let mut exact = Builder::new(sources, &masks, &order, mode, pool, life_units);
+            if exact.can_pay(&dem, generic) {
+                let done = exact.run(dem, generic, true);
+                debug_assert!(done, "a payable cost must be built");
+                if done {
+                    return Ok(exact.finish(chosen));
+                }
+            }
+        }
+    }
+    let (dem, generic) = analysis.demand(&splits[0]);
+    Err(Builder::new(sources, &masks, &order, mode, pool, analysis.max_life_units).shortfall(&dem, generic))
+}
+
+/// "{W} or {U}", "{B} or 2 life".
+fn describe_types(types: u8) -> String {
+    let mut parts: Vec<String> = ManaType::ALL.iter().filter(|t| types & t.bit() != 0).map(|t| t.to_string()).collect();
+    if types & LIFE != 0 {
+        parts.push("2 life".to_string());
+    }
+    parts.join(" or ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+
+    const W: ManaType = ManaType::Color(Color::White);
+    const U: ManaType = ManaType::Color(Color::Blue);
+    const B: ManaType = ManaType::Color(Color::Black);
+    const R: ManaType = ManaType::Color(Color::Red);
+    const G: ManaType = ManaType::Color(Color::Green);
+    const C: ManaType = ManaType::Colorless;
+
+    fn cost(text: &str) -> CostToPay {
+        CostToPay::from_cost(&ManaCost::parse(text).unwrap(), 0, 20)
+    }
+
+    fn land(id: u64, t: ManaType) -> ManaSource {
+        ManaSource::basic(id, t)
+    }
+
+    fn pool(text: &str) -> ManaPool {
+        ManaPool::parse(text).unwrap()
+    }
+
+    fn tapped_ids(p: &Payment) -> Vec<u64> {
+        let mut ids: Vec<u64> = p.taps.iter().map(|t| t.0).collect();
+        ids.sort_unstable();
+        ids
+    }
+
+    /// Every option of one symbol: (mana type set to spend one mana from, generic, life units).
+    fn symbol_options(s: ManaSymbol, x: u32) -> Vec<(Option<usize>, u64, u64)> {
+        let c = |c: Color| Some(c as usize);
+        match s {
+            ManaSymbol::Generic(n) => vec![(None, n as u64, 0)],
+            ManaSymbol::X => vec![(None, x as u64, 0)],
+            ManaSymbol::Snow => vec![(None, 1, 0)],
+            ManaSymbol::Colored(k) => vec![(c(k), 0, 0)],
+            ManaSymbol::Colorless => vec![(Some(COLORLESS), 0, 0)],
+            ManaSymbol::Hybrid(a, b) => vec![(c(a), 0, 0), (c(b), 0, 0)],
+            ManaSymbol::TwoHybrid(k) => vec![(c(k), 0, 0), (None, 2, 0)],
+            ManaSymbol::Phyrexian(k) => vec![(c(k), 0, 0), (None, 0, 1)],
+            ManaSymbol::HybridPhyrexian(a, b) => vec![(c(a), 0, 0), (c(b), 0, 0), (None, 0, 1)],
+        }
+    }
+
+    /// Brute force: the least life units with which mana `m` pays `cost` (exactly, if
+    /// `exact`: every mana of `m` spent), trying every way to pay every symbol.
+    fn brute_pay(cost: &CostToPay, m: &[u64; 6], exact: bool) -> Option<u64> {
+        #[allow(clippy::too_many_arguments)]
+        fn go(syms: &[ManaSymbol], cost: &CostToPay, need: &mut [u64; 6], gen: u64, life: u64, m: &[u64; 6], exact: bool, best: &mut Option<u64>) {
+            let Some((&s, rest)) = syms.split_first() else {
+                if (0..6).any(|t| need[t] > m[t]) || (life > 0 && (2 * life) as i64 > cost.life_available) {
+                    return;
+                }
+                let left: u64 = (0..6).map(|t| m[t] - need[t]).sum();
+                if left < gen || (exact && left != gen) {
+                    return;
+                }
+                if best.map_or(true, |b| life < b) {
+                    *best = Some(life);
+                }
+                return;
+            };
+            for (t, g, l) in symbol_options(s, cost.x) {
+                if let Some(t) = t {
+                    need[t] += 1;
+                }
+                go(rest, cost, need, gen + g, life + l, m, exact, best);
+                if let Some(t) = t {
+                    need[t] -= 1;
+                }
+            }
+        }
+        let mut best = None;
+        go(&cost.symbols, cost, &mut [0; 6], 0, 0, m, exact, &mut best);
+        best
+    }
+
+    /// Brute force over every source (untapped, or tapped for each option): least life units
+    /// of any legal payment, or `None`.
+    fn brute(cost: &CostToPay, pool: &ManaPool, sources: &[ManaSource]) -> Option<u64> {
+        fn go(i: usize, cost: &CostToPay, sources: &[ManaSource], m: &mut [u64; 6], best: &mut Option<u64>) {
+            if i == sources.len() {
+                if let Some(l) = brute_pay(cost, m, false) {
+                    if best.map_or(true, |b| l < b) {
+                        *best = Some(l);
+                    }
+                }
+                return;
+            }
+            go(i + 1, cost, sources, m, best);
+            for t in &sources[i].options {
+                m[t.index()] += sources[i].amount as u64;
+                go(i + 1, cost, sources, m, best);
+                m[t.index()] -= sources[i].amount as u64;
+            }
+        }
+        let mut m = pool.amounts.map(|a| a as u64);
+        let mut best = None;
+        go(0, cost, sources, &mut m, &mut best);
+        best
+    }
+
+    /// Checks every invariant of a payment independently of the solver.
+    fn assert_legal(cost: &CostToPay, start: &ManaPool, sources: &[ManaSource], p: &Payment) {
+        let mut produced = [0u64; 6];
+        let mut ids = Vec::new();
+        for &(id, t) in &p.taps {
+            assert!(!ids.contains(&id), "source {id} tapped twice in {p:?}");
+            ids.push(id);
+            let s = sources.iter().find(|s| s.id == id).expect("tapped an unknown source");
+            assert!(s.options.contains(&t), "source {id} can't make {t}");
+            produced[t.index()] += s.amount as u64;
+        }
+        assert!(start.contains(&p.from_pool), "took more than the pool had: {p:?}");
+        for (t, &made) in produced.iter().enumerate() {
+            assert_eq!(
+                start.amounts[t] as u64 + made,
+                p.spent.amounts[t] as u64 + p.leftover.amounts[t] as u64,
+                "mana not conserved for type {t}: {p:?}"
+            );
+            assert!(p.from_pool.amounts[t] <= p.spent.amounts[t]);
+        }
+        assert_eq!(p.life % 2, 0);
+        // The spent mana and life must pay the cost exactly, with that much life possible.
+        let spent = p.spent.amounts.map(|a| a as u64);
+        let units = p.life as u64 / 2;
+        let exact_life = {
+            // Find a way to pay exactly `spent` using exactly `units` life units.
+            fn go(syms: &[ManaSymbol], x: u32, need: &mut [u64; 6], gen: u64, life: u64, m: &[u64; 6], units: u64) -> bool {
+                let Some((&s, rest)) = syms.split_first() else {
+                    if life != units || (0..6).any(|t| need[t] > m[t]) {
+                        return false;
+                    }
+                    return (0..6).map(|t| m[t] - need[t]).sum::<u64>() == gen;
+                };
+                for (t, g, l) in symbol_options(s, x) {
+                    if let Some(t) = t {
+                        need[t] += 1;
+                    }
+                    let ok = go(rest, x, need, gen + g, life + l, m, units);
+                    if let Some(t) = t {
+                        need[t] -= 1;
+                    }
+                    if ok {
+                        return true;
+                    }
+                }
+                false
+            }
+            go(&cost.symbols, cost.x, &mut [0; 6], 0, 0, &spent, units)
+        };
+        assert!(exact_life, "spent {} and {} life don't pay {cost} exactly", p.spent, p.life);
+        if p.life > 0 {
+            assert!(p.life as i64 <= cost.life_available, "paid more life than available (CR 119.4)");
+        }
+    }
+
+    #[test]
+    fn exact_colored_payment_taps_only_needed_lands() {
+        // CR 107.4a: colored mana in costs can be paid only with that color.
+        let sources = [land(1, W), land(2, U), land(3, R), land(4, U)];
+        let p = solve(&cost("{W}{U}{U}"), &ManaPool::new(), &sources).unwrap();
+        assert_eq!(tapped_ids(&p), vec![1, 2, 4]);
+        assert_eq!(p.spent, pool("{W}{U}{U}"));
+        assert!(p.leftover.is_empty());
+        assert_eq!(p.life, 0);
+        assert_legal(&cost("{W}{U}{U}"), &ManaPool::new(), &sources, &p);
+        // CR 118.3: not enough of the color, so no payment at all.
+        assert_eq!(solve(&cost("{U}{U}{U}"), &ManaPool::new(), &sources), None);
+        assert_eq!(solve(&cost("{G}"), &ManaPool::new(), &sources), None);
+    }
+
+    #[test]
+    fn generic_paid_by_any_type() {
+        // CR 107.4b: generic mana can be paid with any type of mana.
+        let sources = [land(1, W), land(2, C), land(3, G)];
+        let p = solve(&cost("{3}"), &ManaPool::new(), &sources).unwrap();
+        assert_eq!(tapped_ids(&p), vec![1, 2, 3]);
+        let p = solve(&cost("{2}{G}"), &pool("{R}"), &sources).unwrap();
+        assert_eq!(p.from_pool, pool("{R}")); // pool mana before sources
+        assert_eq!(p.spent.get(G), 1);
+        assert_eq!(p.taps.len(), 2);
+        assert_eq!(solve(&cost("{4}"), &ManaPool::new(), &sources), None);
+    }
+
+    #[test]
+    fn colorless_symbol_needs_colorless_mana() {
+        // CR 107.4c: {C} can be paid only with colorless mana.
+        let colored = [land(1, W), land(2, U), land(3, B)];
+        assert_eq!(solve(&cost("{C}"), &pool("{R}{G}"), &colored), None);
+        let mut with_wastes = colored.to_vec();
+        with_wastes.push(land(9, C));
+        let p = solve(&cost("{1}{C}"), &ManaPool::new(), &with_wastes).unwrap();
+        assert!(p.taps.contains(&(9, C)));
+        assert_eq!(p.spent.get(C), 1);
+        // A flexible source that can make {C} works too (general path).
+        let flexible = [ManaSource::new(5, vec![U, C], 1)];
+        let p = solve(&cost("{C}"), &ManaPool::new(), &flexible).unwrap();
+        assert_eq!(p.taps, vec![(5, C)]);
+    }
+
+    #[test]
+    fn hybrid_choice_needs_backtracking() {
+        // CR 107.4e: {W/U} is paid with white or blue; the right choice depends on the rest.
+        for sources in [vec![land(1, U), land(2, W)], vec![land(2, W), land(1, U)]] {
+            let p = solve(&cost("{W/U}{U}"), &ManaPool::new(), &sources).unwrap();
+            assert_eq!(tapped_ids(&p), vec![1, 2]);
+            assert!(p.taps.contains(&(2, W)) && p.taps.contains(&(1, U)));
+        }
+        // Greedy would give the Island (listed first, equally inflexible) to {W/U} and strand
+        // {U/B}; the exact search gives the Plains to {W/U}.
+        let sources = [land(1, U), land(2, W)];
+        let p = solve(&cost("{W/U}{U/B}"), &ManaPool::new(), &sources).unwrap();
+        assert_eq!(p.spent, pool("{W}{U}"));
+        assert_legal(&cost("{W/U}{U/B}"), &ManaPool::new(), &sources, &p);
+        // Dual lands: {W} must take the W/B land so the W/U land can make {U}.
+        let duals = [ManaSource::new(1, vec![W, U], 1), ManaSource::new(2, vec![W, B], 1)];
+        let p = solve(&cost("{W}{U}"), &ManaPool::new(), &duals).unwrap();
+        assert!(p.taps.contains(&(2, W)) && p.taps.contains(&(1, U)));
+        assert_eq!(solve(&cost("{U}{U}"), &ManaPool::new(), &duals), None);
+    }
+
+    #[test]
+    fn least_flexible_source_pays_colored_first() {
+        // Preference (not a rule): keep the dual land for later when a basic can pay.
+        let sources = [ManaSource::new(1, vec![W, U], 1), land(2, W), land(3, B)];
+        let p = solve(&cost("{W}"), &ManaPool::new(), &sources).unwrap();
+        assert_eq!(p.taps, vec![(2, W)]);
+    }
+
+    #[test]
+    fn two_hybrid_paid_with_two_generic_or_one_colored() {
+        // CR 107.4e: {2/W} is one white mana or two mana of any type.
+        let islands = [land(1, U), land(2, U)];
+        let p = solve(&cost("{2/W}"), &ManaPool::new(), &islands).unwrap();
+        assert_eq!(p.spent, pool("{U}{U}"));
+        assert_eq!(solve(&cost("{2/W}"), &ManaPool::new(), &islands[..1]), None);
+        // One white mana is preferred when it works.
+        let p = solve(&cost("{2/W}"), &ManaPool::new(), &[land(1, U), land(2, U), land(3, W)]).unwrap();
+        assert_eq!(p.taps, vec![(3, W)]);
+        // {2/W}{W} with one Plains: the Plains pays {W}, two Islands pay {2/W}.
+        let sources = [land(3, W), land(1, U), land(2, U)];
+        let p = solve(&cost("{2/W}{W}"), &ManaPool::new(), &sources).unwrap();
+        assert_eq!(p.spent, pool("{W}{U}{U}"));
+        assert_legal(&cost("{2/W}{W}"), &ManaPool::new(), &sources, &p);
+    }
+
+    #[test]
+    fn phyrexian_paid_with_life_only_when_mana_cannot() {
+        // CR 107.4f: {B/P} is one black mana or 2 life.
+        let p = solve(&cost("{B/P}"), &ManaPool::new(), &[]).unwrap();
+        assert_eq!(p.life, 2);
+        assert!(p.taps.is_empty());
+        // Mana first: the Swamp pays it and no life is spent.
+        let p = solve(&cost("{B/P}"), &ManaPool::new(), &[land(1, B)]).unwrap();
+        assert_eq!((p.life, p.taps.clone()), (0, vec![(1, B)]));
+        // CR 119.4: a player can pay life only if their life total is at least the amount.
+        let mut c = cost("{B/P}");
+        c.life_available = 1;
+        assert_eq!(solve(&c, &ManaPool::new(), &[]), None);
+        let mut c = cost("{B/P}{B/P}");
+        c.life_available = 3;
+        let p = solve(&c, &ManaPool::new(), &[]);
+        assert_eq!(p, None, "4 life in all can't be paid from 3");
+        c.life_available = 4;
+        assert_eq!(solve(&c, &ManaPool::new(), &[]).unwrap().life, 4);
+        c.life_available = 3;
+        assert_eq!(solve(&c, &ManaPool::new(), &[land(1, B)]).unwrap().life, 2);
+        // Hybrid Phyrexian: the Island pays {G/U/P}, the other is life.
+        let p = solve(&cost("{G/U/P}{G/U/P}"), &ManaPool::new(), &[land(1, U)]).unwrap();
+        assert_eq!((p.life, p.spent), (2, pool("{U}")));
+        // Least life overall: the Plains must pay {W/U}, so the Island can pay {U/P}.
+        let sources = [land(1, U), land(2, W)];
+        let p = solve(&cost("{W/U}{U/P}"), &ManaPool::new(), &sources).unwrap();
+        assert_eq!(p.life, 0);
+        // 0 life can always be paid, even at negative life (CR 119.4b).
+        let mut c = cost("{B/P}");
+        c.life_available = -3;
+        assert_eq!(solve(&c, &ManaPool::new(), &[land(1, B)]).unwrap().life, 0);
+    }
+
+    #[test]
+    fn x_adds_x_generic_per_symbol() {
+        // CR 107.3, 601.2f: X is chosen before the total cost is locked in.
+        let sources: Vec<ManaSource> = (0..4).map(|i| land(i, R)).collect();
+        let mut c = cost("{X}{R}");
+        c.x = 3;
+        assert_eq!(solve(&c, &ManaPool::new(), &sources).unwrap().taps.len(), 4);
+        assert_eq!(solve(&c, &ManaPool::new(), &sources[..3]), None);
+        let mut c = cost("{X}{X}{R}");
+        c.x = 2;
+        assert_eq!(solve(&c, &ManaPool::new(), &sources[..3]), None);
+        assert_eq!(solve(&c, &pool("{G}"), &sources).unwrap().from_pool, pool("{G}"));
+    }
+
+    #[test]
+    fn snow_is_treated_as_generic() {
+        // CR 107.4h needs a snow source; snow is not modelled, so {S} pays like {1}.
+        let p = solve(&cost("{S}{G}"), &ManaPool::new(), &[land(1, G), land(2, U)]).unwrap();
+        assert_eq!(p.taps.len(), 2);
+    }
+
+    #[test]
+    fn pool_used_before_sources_and_leftover_reported() {
+        // CR 601.2g-h, 118.3a: mana already in the pool pays first; the rest stays.
+        let sources = [land(1, R)];
+        let p = solve(&cost("{R}"), &pool("{R}{R}{G}"), &sources).unwrap();
+        assert!(p.taps.is_empty());
+        assert_eq!(p.from_pool, pool("{R}"));
+        assert_eq!(p.leftover, pool("{R}{G}"));
+        // Generic from the pool spends colorless before colors.
+        let p = solve(&cost("{1}"), &pool("{U}{C}"), &sources).unwrap();
+        assert_eq!((p.from_pool, p.leftover), (pool("{C}"), pool("{U}")));
+        // The pool covers part, a land the rest.
+        let p = solve(&cost("{1}{R}{R}"), &pool("{R}{G}"), &sources).unwrap();
+        assert_eq!(p.taps, vec![(1, R)]);
+        assert_eq!(p.from_pool, pool("{R}{G}"));
+        assert!(p.leftover.is_empty());
+    }
+
+    #[test]
+    fn multi_mana_source_leaves_excess_in_pool() {
+        // CR 106.4, 118.3a: Everflowing Chalice with 3 counters makes {C}{C}{C} at once.
+        let chalice = ManaSource::new(7, vec![C], 3);
+        let p = solve(&cost("{1}{U}"), &ManaPool::new(), &[chalice.clone(), land(1, U)]).unwrap();
+        assert_eq!(tapped_ids(&p), vec![1, 7]);
+        assert_eq!(p.leftover, pool("{C}{C}"));
+        // Gilded Lotus: three mana of any ONE color.
+        let lotus = ManaSource::new(8, vec![W, U, B, R, G], 3);
+        let p = solve(&cost("{G}{G}"), &ManaPool::new(), std::slice::from_ref(&lotus)).unwrap();
+        assert_eq!((p.taps.clone(), p.leftover), (vec![(8, G)], pool("{G}")));
+        assert_eq!(solve(&cost("{W}{U}"), &ManaPool::new(), std::slice::from_ref(&lotus)), None, "one type per activation");
+        // Two Lotuses: one for white, one for blue.
+        let lotus2 = ManaSource { id: 9, ..lotus.clone() };
+        let p = solve(&cost("{W}{W}{W}{U}"), &ManaPool::new(), &[lotus.clone(), lotus2]).unwrap();
+        assert_eq!(p.leftover, pool("{U}{U}"));
+        // Lotus needs {U}{U}: with a Plains for {W} the lotus makes blue.
+        let p = solve(&cost("{W}{U}{U}"), &ManaPool::new(), &[lotus, land(1, W)]).unwrap();
+        assert_eq!(p.spent, pool("{W}{U}{U}"));
+    }
+
+    #[test]
+    fn solve_with_accepts_sufficient_chosen_sources() {
+        // CR 601.2g-h: the player activates the mana abilities they choose, then pays.
+        let sources = [land(1, U), land(2, W), land(3, U), ManaSource::new(4, vec![W, U], 1)];
+        let p = solve_with(&cost("{W/U}{U}"), &ManaPool::new(), &sources, &[1, 2]).unwrap();
+        assert_eq!(tapped_ids(&p), vec![1, 2]);
+        assert!(p.taps.contains(&(2, W)));
+        // Every chosen source is tapped, even one not needed; its mana stays in the pool.
+        let p = solve_with(&cost("{U}"), &ManaPool::new(), &sources, &[1, 2]).unwrap();
+        assert_eq!(tapped_ids(&p), vec![1, 2]);
+        assert_eq!(p.leftover, pool("{W}"));
+        // Chosen sources pay before the pool; the pool only for the rest.
+        let p = solve_with(&cost("{1}{U}"), &pool("{G}"), &sources, &[3]).unwrap();
+        assert_eq!((p.from_pool, p.leftover), (pool("{G}"), ManaPool::new()));
+        let p = solve_with(&cost("{U}"), &pool("{U}"), &sources, &[3]).unwrap();
+        assert_eq!((p.from_pool, p.leftover), (ManaPool::new(), pool("{U}")));
+        // No sources at all: the pool alone pays.
+        assert_eq!(solve_with(&cost("{U}"), &pool("{U}"), &sources, &[]).unwrap().from_pool, pool("{U}"));
+    }
+
+    #[test]
+    fn solve_with_rejects_bad_choices() {
+        let sources = [land(1, U), land(2, W), land(3, U)];
+        let c = cost("{2}{U}");
+        // Too few (CR 118.3: can't pay without the resources).
+        let e = solve_with(&c, &ManaPool::new(), &sources, &[1, 2]).unwrap_err();
+        assert!(e.contains("needs 3 mana in all") && e.contains("only 2"), "{e}");
+        // Wrong colors.
+        let e = solve_with(&cost("{U}{U}"), &pool("{R}"), &sources, &[1, 2]).unwrap_err();
+        assert!(e.contains("only {U} can pay"), "{e}");
+        // Duplicates: a source can be tapped only once.
+        let e = solve_with(&c, &ManaPool::new(), &sources, &[1, 1, 3]).unwrap_err();
+        assert!(e.contains("more than once"), "{e}");
+        // Unknown id.
+        let e = solve_with(&c, &ManaPool::new(), &sources, &[1, 2, 99]).unwrap_err();
+        assert!(e.contains("99"), "{e}");
+        // Life: {B/P} with 1 life and no black source chosen.
+        let mut p = cost("{B/P}");
+        p.life_available = 1;
+        let e = solve_with(&p, &ManaPool::new(), &sources, &[1]).unwrap_err();
+        assert!(e.contains("{B} or 2 life"), "{e}");
+        // A multi-mana source's mana is all one type.
+        let lotus = [ManaSource::new(5, vec![W, U], 3)];
+        let e = solve_with(&cost("{W}{U}"), &ManaPool::new(), &lotus, &[5]).unwrap_err();
+        assert!(e.contains("one type"), "{e}");
+    }
+
+    #[test]
+    fn max_affordable_counts_multikicker() {
+        // CR 702.33c: multikicker {1}{G} may be paid any number of times.
+        let base = cost("{1}{G}{G}"); // Gnarlid Pack
+        let kick = ManaCost::parse("{1}{G}").unwrap();
+        let forests = |n: u64| (0..n).map(|i| land(i, G)).collect::<Vec<_>>();
+        let count = |srcs: &[ManaSource], cap| max_affordable(&base, kick.symbols(), &ManaPool::new(), srcs, cap);
+        assert_eq!(count(&forests(2), 10), 0, "base unpayable");
+        assert_eq!(count(&forests(3), 10), 0);
+        assert_eq!(count(&forests(4), 10), 0);
+        assert_eq!(count(&forests(5), 10), 1);
+        assert_eq!(count(&forests(9), 10), 3);
+        assert_eq!(count(&forests(9), 2), 2, "capped");
+        // Three Forests and four Islands: only one G is left for kicks.
+        let mut mixed = forests(3);
+        mixed.extend((10..14).map(|i| land(i, U)));
+        assert_eq!(count(&mixed, 10), 1);
+        // A free kick is affordable up to the cap.
+        assert_eq!(max_affordable(&base, &[ManaSymbol::Generic(0)], &ManaPool::new(), &forests(3), 7), 7);
+        // Phyrexian kicks can use life.
+        let mut b = cost("{G}");
+        b.life_available = 5;
+        assert_eq!(max_affordable(&b, &[ManaSymbol::Phyrexian(Color::Green)], &ManaPool::new(), &forests(2), 10), 3);
+    }
+
+    #[test]
+    fn mana_pool_helpers_and_display() {
+        let mut p = ManaPool::new().with(W, 1).with(U, 2).with(C, 1);
+        assert_eq!(p.to_string(), "{W}{U}{U}{C}");
+        assert_eq!(ManaPool::parse("{W}{U}{U}{C}"), Some(p));
+        assert_eq!(p.total(), 4);
+        assert!(!p.remove(B, 1));
+        assert!(p.remove(U, 2));
+        assert_eq!(p.to_string(), "{W}{C}");
+        assert!(ManaPool::new().is_empty() && ManaPool::new().to_string().is_empty());
+        assert_eq!(ManaPool::parse("{Q}"), None);
+        assert_eq!(ManaPool::parse("{2}"), None);
+        for t in ManaType::ALL {
+            assert_eq!(ManaType::from_index(t.index()), Some(t));
+        }
+        let paid = solve(&cost("{1}{U}"), &pool("{U}"), &[land(3, B)]).unwrap();
+        let json = serde_json::to_string(&paid).unwrap();
+        assert_eq!(serde_json::from_str::<Payment>(&json).unwrap(), paid);
+    }
+
+    #[test]
+    fn empty_and_zero_costs_are_free() {
+        // CR 118.5 / 107.4d: {0} can always be paid.
+        let p = solve(&cost("{0}"), &ManaPool::new(), &[]).unwrap();
+        assert!(p.taps.is_empty() && p.spent.is_empty() && p.life == 0);
+        assert!(solve(&CostToPay::new(vec![], 0, 0), &pool("{U}"), &[]).unwrap().leftover == pool("{U}"));
+    }
+
+    fn random_instance(rng: &mut Rng) -> (CostToPay, ManaPool, Vec<ManaSource>) {
+        let color = |rng: &mut Rng| Color::ALL[rng.below(5) as usize];
+        let two_colors = |rng: &mut Rng| {
+            let a = rng.below(5) as usize;
+            let b = (a + 1 + rng.below(4) as usize) % 5;
+            (Color::ALL[a], Color::ALL[b])
+        };
+        let n_syms = rng.below(6) as usize;
+        let mut symbols = Vec::new();
+        for _ in 0..n_syms {
+            symbols.push(match rng.below(12) {
+                0 | 1 => ManaSymbol::Generic(rng.below(3) as u32),
+                2..=4 => ManaSymbol::Colored(color(rng)),
+                5 => ManaSymbol::Colorless,
+                6 => ManaSymbol::X,
+                7 => {
+                    let (a, b) = two_colors(rng);
+                    ManaSymbol::Hybrid(a, b)
+                }
+                8 => ManaSymbol::TwoHybrid(color(rng)),
+                9 => ManaSymbol::Phyrexian(color(rng)),
+                10 => {
+                    let (a, b) = two_colors(rng);
+                    ManaSymbol::HybridPhyrexian(a, b)
+                }
+                _ => ManaSymbol::Snow,
+            });
+        }
+        let life = [-1, 0, 1, 2, 3, 4, 5, 20][rng.below(8) as usize];
+        let cost = CostToPay::new(symbols, rng.below(3) as u32, life);
+        let mut pool = ManaPool::new();
+        for _ in 0..rng.below(3) {
+            pool.add(ManaType::ALL[rng.below(6) as usize], 1);
+        }
+        let n_src = rng.below(6) as usize;
+        let mut sources = Vec::new();
+        for id in 0..n_src as u64 {
+            let n_opt = [1, 1, 1, 2, 2, 3][rng.below(6) as usize];
+            let mut options = Vec::new();
+            while options.len() < n_opt {
+                let t = ManaType::ALL[rng.below(6) as usize];
+                if !options.contains(&t) {
+                    options.push(t);
+                }
+            }
+            let amount = [1, 1, 1, 1, 2, 3][rng.below(6) as usize];
+            sources.push(ManaSource::new(id + 10, options, amount));
+        }
+        (cost, pool, sources)
+    }
+
+    #[test]
+    fn brute_force_cross_check() {
+        // Exactness (CR 601.2h: a cost can be paid iff the resources suffice): solve() finds a
+        // payment iff exhaustive search does, with the least life, and every payment is legal.
+        let mut rng = Rng::new(0x5eed);
+        let (mut payable, mut with_life) = (0, 0);
+        for case in 0..6000 {
+            let (cost, start, sources) = random_instance(&mut rng);
+            let expected = brute(&cost, &start, &sources);
+            let got = solve(&cost, &start, &sources);
+            assert_eq!(got.is_some(), expected.is_some(), "case {case}: {cost} pool {start} sources {sources:?} got {got:?}");
+            let all: Vec<u64> = sources.iter().map(|s| s.id).collect();
+            let with = solve_with(&cost, &start, &sources, &all);
+            assert_eq!(with.is_ok(), expected.is_some(), "case {case}: solve_with all sources: {with:?}");
+            if let (Some(p), Some(min_life)) = (got, expected) {
+                payable += 1;
+                with_life += (p.life > 0) as u32;
+                assert_legal(&cost, &start, &sources, &p);
+                assert_eq!(p.life as u64, 2 * min_life, "case {case}: {cost} pool {start} {sources:?}: not least life: {p:?}");
+                let w = with.unwrap();
+                assert_legal(&cost, &start, &sources, &w);
+                assert_eq!(tapped_ids(&w), all.to_vec());
+                assert_eq!(w.life as u64, 2 * min_life);
+                // Tapping exactly the sources solve() chose also works.
+                let ids: Vec<u64> = p.taps.iter().map(|t| t.0).collect();
+                assert!(solve_with(&cost, &start, &sources, &ids).is_ok(), "case {case}");
+            }
+        }
+        assert!(payable > 1500 && with_life > 100, "instances too one-sided: {payable} payable, {with_life} with life");
+    }
+
+    #[test]
+    fn max_affordable_matches_linear_scan() {
+        let mut rng = Rng::new(77);
+        for _ in 0..300 {
+            let (base, start, sources) = random_instance(&mut rng);
+            let (kick, _, _) = random_instance(&mut rng);
+            let kick = &kick.symbols[..kick.symbols.len().min(2)];
+            let mut expected = 0;
+            if solve(&base, &start, &sources).is_some() {
+                for n in 1..=6u32 {
+                    let mut c = base.clone();
+                    for _ in 0..n {
+                        c.symbols.extend_from_slice(kick);
+                    }
+                    if solve(&c, &start, &sources).is_none() {
+                        break;
+                    }
+                    expected = n;
+                }
+            }
+            assert_eq!(max_affordable(&base, kick, &start, &sources, 6), expected, "{base} + n x {kick:?}");
+        }
+    }
+
+    /// Release-mode timing: `cargo test --release -q payment -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn timing_solve() {
+        use std::hint::black_box;
+        use std::time::Instant;
+        let basics = [land(1, U), land(2, U), land(3, W), land(4, W), land(5, B), land(6, B), land(7, R), land(8, G)];
+        let duals = [
+            ManaSource::new(1, vec![W, U], 1),
+            ManaSource::new(2, vec![U, B], 1),
+            land(3, U),
+            land(4, W),
+            ManaSource::new(5, vec![B, R], 1),
+            land(6, B),
+            land(7, R),
+            ManaSource::new(8, vec![G, W], 1),
+        ];
+        let cases: [(&str, CostToPay, &[ManaSource]); 5] = [
+            ("{2}{U}{U}{W}{B}, 8 basics", cost("{2}{U}{U}{W}{B}"), &basics),
+            ("{2}{U}{U}{W}{B}, 4 basics + 4 duals", cost("{2}{U}{U}{W}{B}"), &duals),
+            ("{1}{W/U}{W/U}{B/P}{R}, 8 basics", cost("{1}{W/U}{W/U}{B/P}{R}"), &basics),
+            ("{U}{U}{U}{B}{B}{B} unpayable, 8 basics", cost("{U}{U}{U}{B}{B}{B}"), &basics),
+            ("{U}{U}{U}{B}{B}{B} unpayable, duals", cost("{U}{U}{U}{U}{B}{B}"), &duals),
+        ];
+        for (name, c, srcs) in cases.iter() {
+            let n = 1_000_000;
+            let mut ns = Vec::new();
+            for _ in 0..5 {
+                let t = Instant::now();
+                for _ in 0..n {
+                    black_box(solve(black_box(c), black_box(&ManaPool::new()), black_box(srcs)));
+                }
+                ns.push(t.elapsed().as_nanos() as f64 / n as f64);
+            }
+            ns.sort_by(f64::total_cmp);
+            println!("solve {name}: median {:.0} ns (min {:.0}, max {:.0})", ns[2], ns[0], ns[4]);
+        }
+    }
+}

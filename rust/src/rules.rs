@@ -1,0 +1,282 @@
+//! A card's rules as data: what its spell does, its targets, its kicker abilities, how it
+//! enters the battlefield, its mana abilities and static abilities. Built-in cards and user
+//! cards alike are written in this vocabulary (the `"rules"` object of a card record, see
+//! `docs/card-format.md`); keyword lines of the Oracle text ("Kicker {U}", "Multikicker {2}")
+//! are recognised on load (`keywords.rs`). Nothing about an individual card lives in code.
+
+use serde::{Deserialize, Serialize};
+
+use crate::actions::search::Destination;
+use crate::mana::ManaCost;
+
+/// Who an instruction applies to, from the point of view of the spell's or ability's
+/// controller.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Who {
+    #[default]
+    You,
+    EachOpponent,
+    EachPlayer,
+    /// The player chosen for target `n` (or the controller of the object chosen for it).
+    Target(usize),
+}
+
+/// A number an instruction uses.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Amount {
+    Fixed(u32),
+    Dynamic(Dynamic),
+}
+
+impl From<u32> for Amount {
+    fn from(n: u32) -> Amount {
+        Amount::Fixed(n)
+    }
+}
+
+/// Numbers read from the game when the instruction happens.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Dynamic {
+    /// The value chosen for X (CR 107.3).
+    X,
+    /// How many times the object was kicked with its own printed kicker abilities (CR 702.33e).
+    Kicks,
+    /// Half the affected player's library, rounded up.
+    HalfLibraryRoundedUp,
+    /// The number of counters of this kind on the source.
+    CountersOnSource(String),
+}
+
+/// A condition of an "if" instruction or of an "enters with" replacement.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Condition {
+    /// "If it was kicked": with any kicker ability printed on the object (CR 702.33e, 607).
+    Kicked,
+    /// "If it wasn't kicked".
+    NotKicked,
+    /// "If it was kicked with its [A] kicker" (0) or "[B] kicker" (1) (CR 702.33f).
+    KickedWith(usize),
+    /// "If [target spell] was kicked" — any kicker, printed or granted (CR 702.33d).
+    TargetKicked(usize),
+}
+
+/// What a target may be (CR 115).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TargetKind {
+    /// A spell on the stack.
+    Spell,
+    /// Any player.
+    Player,
+    /// An opponent of the controller.
+    Opponent,
+    /// A creature permanent.
+    Creature,
+    /// Any permanent.
+    Permanent,
+    /// "Any target": a creature, player, planeswalker or battle (CR 115.4).
+    Any,
+}
+
+/// One "target" of a spell or ability.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TargetSpec {
+    pub kind: TargetKind,
+    /// "up to N target ...": between 0 and N; otherwise exactly `count`.
+    #[serde(default)]
+    pub up_to: bool,
+    #[serde(default = "one")]
+    pub count: u32,
+    /// Chosen only if the spell was kicked (CR 702.33g); with an index, only if kicked with
+    /// that kicker.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub if_kicked: Option<KickedRequirement>,
+}
+
+/// Which kicking a kicked-only target needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum KickedRequirement {
+    Any(bool),
+    With(usize),
+}
+
+fn one() -> u32 {
+    1
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn any_card() -> String {
+    "card".into()
+}
+
+/// One instruction of a spell's or ability's effect, done in order (CR 608.2c).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Effect {
+    Draw {
+        #[serde(default)]
+        who: Who,
+        count: Amount,
+    },
+    Mill {
+        #[serde(default)]
+        who: Who,
+        count: Amount,
+    },
+    Scry {
+        #[serde(default)]
+        who: Who,
+        count: Amount,
+    },
+    Discard {
+        #[serde(default)]
+        who: Who,
+        count: Amount,
+        #[serde(default)]
+        random: bool,
+    },
+    Search {
+        #[serde(default)]
+        who: Who,
+        #[serde(default = "any_card")]
+        filter: String,
+        #[serde(default = "one")]
+        count: u32,
+        to: Destination,
+        #[serde(default)]
+        reveal: bool,
+        #[serde(default = "yes")]
+        shuffle: bool,
+        #[serde(default)]
+        optional: bool,
+    },
+    /// The player shuffles their library (CR 701.24).
+    Shuffle {
+        #[serde(default)]
+        who: Who,
+    },
+    /// Counter the spell chosen for a target (CR 701.6).
+    Counter { target: usize },
+    /// Deal damage to what was chosen for a target (CR 120).
+    Damage { target: usize, amount: Amount },
+    LoseLife {
+        #[serde(default)]
+        who: Who,
+        amount: Amount,
+    },
+    GainLife {
+        #[serde(default)]
+        who: Who,
+        amount: Amount,
+    },
+    /// "You may put a [filter] card from your hand onto the battlefield" (not playing it).
+    PutFromHand {
+        #[serde(default = "any_card")]
+        filter: String,
+        #[serde(default)]
+        optional: bool,
+        #[serde(default)]
+        tapped: bool,
+    },
+    If {
+        cond: Condition,
+        #[serde(default)]
+        then: Vec<Effect>,
+        #[serde(default, rename = "else")]
+        otherwise: Vec<Effect>,
+    },
+}
+
+/// "Enters with N [kind] counters" (CR 614.1c, 122.6), optionally only under a condition.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EntersWithCounters {
+    pub counter: String,
+    pub count: Amount,
+    #[serde(default, rename = "if", skip_serializing_if = "Option::is_none")]
+    pub condition: Option<Condition>,
+}
+
+/// A mana ability: "{T}: Add one mana of [options]" (CR 605), `amount` of one chosen type.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ManaAbility {
+    /// Mana types by letter: "W", "U", "B", "R", "G", "C".
+    pub produce: Vec<String>,
+    #[serde(default = "one_amount")]
+    pub amount: Amount,
+}
+
+fn one_amount() -> Amount {
+    Amount::Fixed(1)
+}
+
+/// Static abilities the engine models so far (CR 604, 611.3).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum StaticAbility {
+    /// "[filter] spells you cast cost {N} less to cast" (CR 601.2f: generic only).
+    CostReduction { filter: String, amount: u32 },
+    /// "[filter] spells you cast cost {N} more to cast".
+    CostIncrease { filter: String, amount: u32 },
+    /// "[filter] spells you cast have sticker kicker [cost]" (CR 702.33h).
+    GrantStickerKicker { filter: String, cost: ManaCost },
+}
+
+/// A kicker ability (CR 702.33): its cost, and whether it may be paid any number of times.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Kicker {
+    pub cost: ManaCost,
+    #[serde(default)]
+    pub multi: bool,
+    /// Sticker kicker: when kicked, the caster gets a ticket counter and may put a sticker on
+    /// the spell (CR 702.33h).
+    #[serde(default)]
+    pub sticker: bool,
+}
+
+/// Everything a card does beyond its characteristics.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CardRules {
+    /// Kicker abilities printed on the card, in printed order: [A] then [B].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kicker: Vec<Kicker>,
+    /// Flashback [cost] (CR 702.34): may be cast from the graveyard for this cost, then exiled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flashback: Option<ManaCost>,
+    /// The card has flash (CR 702.8).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub flash: bool,
+    /// Targets of the spell, numbered from 0 in the instructions.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub targets: Vec<TargetSpec>,
+    /// What the spell does as it resolves (instants and sorceries).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spell: Vec<Effect>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub enters_with_counters: Vec<EntersWithCounters>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mana: Vec<ManaAbility>,
+    #[serde(default, rename = "static", skip_serializing_if = "Vec::is_empty")]
+    pub statics: Vec<StaticAbility>,
+    /// Oracle text the engine does not model yet, reported per card, never silently dropped.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unsupported: Vec<String>,
+}
+
+impl CardRules {
+    pub fn is_empty(&self) -> bool {
+        *self == CardRules::default()
+    }
+}

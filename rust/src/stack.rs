@@ -1,0 +1,179 @@
+//! The stack (CR 405) and resolving its top object (CR 608): targets checked again, the
+//! spell's instructions followed, then the card goes to its owner's graveyard, or onto the
+//! battlefield for a permanent spell. Also countering (CR 701.6).
+
+use serde::{Deserialize, Serialize};
+
+use crate::card::CardType;
+use crate::effect::{EffectCtx, EffectProc};
+use crate::event::Event;
+use crate::game::Game;
+use crate::object::{CastInfo, ObjId, ObjectKind};
+use crate::process::{Frame, Step};
+use crate::rules::{Amount, Condition};
+use crate::target::TargetRef;
+use crate::zone::{Position, ZoneKind};
+
+/// What a spell on the stack was cast with, beyond its object (which holds [`CastInfo`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StackItem {
+    pub slot: u32,
+    pub controller: u8,
+    /// The targets chosen for each "target" of the spell, in order; empty for a target the
+    /// spell was cast without (CR 702.33g).
+    pub targets: Vec<Vec<TargetRef>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct ResolveProc {
+    /// Set once the instructions are running: the spell's slot, to finish it afterwards.
+    finishing: Option<u32>,
+}
+
+impl ResolveProc {
+    pub(crate) fn new() -> ResolveProc {
+        ResolveProc { finishing: None }
+    }
+
+    pub(crate) fn step(self, g: &mut Game) -> Step {
+        if let Some(slot) = self.finishing {
+            g.finish_spell(slot, false);
+            g.give_priority(g.active);
+            return Step::Done;
+        }
+        let Some(item) = g.stack_items.last().cloned() else {
+            return Step::Done;
+        };
+        let slot = item.slot;
+        let def_index = g.objects[slot as usize].def;
+        let def = g.defs[def_index as usize].clone();
+        // CR 608.2b: a spell whose targets are all illegal now doesn't resolve.
+        let specs = &def.rules.targets;
+        let mut legal: Vec<Vec<bool>> = Vec::with_capacity(item.targets.len());
+        let mut any_target = false;
+        let mut any_legal = false;
+        for (i, chosen) in item.targets.iter().enumerate() {
+            let kind = specs[i].kind;
+            let row: Vec<bool> = chosen.iter().map(|&t| g.target_is_legal(kind, t, item.controller, Some(slot))).collect();
+            any_target |= !row.is_empty();
+            any_legal |= row.iter().any(|&b| b);
+            legal.push(row);
+        }
+        if any_target && !any_legal {
+            g.finish_spell(slot, true);
+            g.give_priority(g.active);
+            return Step::Done;
+        }
+        let is_permanent = [CardType::Artifact, CardType::Creature, CardType::Enchantment, CardType::Planeswalker, CardType::Battle, CardType::Land]
+            .into_iter()
+            .any(|t| def.is(t));
+        if is_permanent {
+            g.enter_from_stack(slot);
+            g.give_priority(g.active);
+            return Step::Done;
+        }
+        let ctx = EffectCtx {
+            controller: item.controller,
+            source: slot,
+            source_id: g.id_of(slot),
+            cast: g.objects[slot as usize].cast,
+            targets: item.targets,
+            legal,
+        };
+        g.frames.push(Frame::Resolve(ResolveProc { finishing: Some(slot) }));
+        g.frames.push(Frame::Effect(Box::new(EffectProc::spell(def_index, ctx))));
+        Step::Done
+    }
+}
+
+impl Game {
+    /// Removes a spell's entry from the stack; returns its item.
+    fn take_stack_item(&mut self, slot: u32) -> Option<StackItem> {
+        let i = self.stack_items.iter().rposition(|it| it.slot == slot)?;
+        Some(self.stack_items.remove(i))
+    }
+
+    /// Where a spell's card goes when it leaves the stack other than onto the battlefield:
+    /// its owner's graveyard, or exile if it was cast with flashback (CR 702.34a); a copy
+    /// ceases to exist (CR 707.10a). Returns the card's new id, if it still exists.
+    fn spell_to_graveyard(&mut self, slot: u32) -> Option<ObjId> {
+        let o = self.objects[slot as usize];
+        if o.kind == ObjectKind::SpellCopy {
+            self.stack.retain(|&s| s != slot);
+            self.objects[slot as usize].zone.kind = ZoneKind::Outside;
+            self.objects[slot as usize].generation += 1;
+            self.players[o.owner as usize].outside.push(slot);
+            return None;
+        }
+        let to = if o.cast.flashback { ZoneKind::Exile } else { ZoneKind::Graveyard };
+        Some(self.move_slot(slot, to, Position::Top))
+    }
+
+    /// An instant or sorcery finished resolving (CR 608.2n), or a spell didn't resolve for
+    /// lack of legal targets (CR 608.2b).
+    fn finish_spell(&mut self, slot: u32, fizzled: bool) {
+        let spell = self.id_of(slot);
+        if self.take_stack_item(slot).is_none() {
+            return; // it already left the stack during its own resolution
+        }
+        let card = self.spell_to_graveyard(slot);
+        self.log.push_with(|| if fizzled { Event::Fizzled { spell, card } } else { Event::Resolved { spell, card } });
+    }
+
+    /// A permanent spell resolving becomes a permanent (CR 608.3) under its controller, with
+    /// what it was cast with (CR 400.7d) and any "enters with counters" (CR 614.1c).
+    fn enter_from_stack(&mut self, slot: u32) {
+        let spell = self.id_of(slot);
+        let item = self.take_stack_item(slot).expect("resolving spell is on the stack");
+        let cast: CastInfo = self.objects[slot as usize].cast;
+        let card = self.move_slot(slot, ZoneKind::Battlefield, Position::Top);
+        let o = &mut self.objects[slot as usize];
+        o.controller = item.controller;
+        o.cast = cast;
+        let def = self.defs[o.def as usize].clone();
+        for ew in &def.rules.enters_with_counters {
+            if ew.condition.as_ref().is_none_or(|c| condition_on_cast(c, &cast)) {
+                let n = match &ew.count {
+                    Amount::Fixed(n) => *n,
+                    Amount::Dynamic(crate::rules::Dynamic::Kicks) => cast.printed_kicks(),
+                    Amount::Dynamic(crate::rules::Dynamic::X) => cast.x,
+                    Amount::Dynamic(_) => 0,
+                };
+                if n > 0 {
+                    let _ = self.put_counters(slot, &ew.counter, n);
+                }
+            }
+        }
+        self.log.push_with(|| Event::Resolved { spell, card: Some(card) });
+    }
+
+    /// Counters a spell (CR 701.6a): it leaves the stack for its owner's graveyard.
+    pub(crate) fn counter_spell(&mut self, slot: u32) {
+        let spell = self.id_of(slot);
+        if self.take_stack_item(slot).is_none() {
+            return;
+        }
+        let card = self.spell_to_graveyard(slot);
+        self.log.push_with(|| Event::Countered { spell, card });
+    }
+
+    /// The spells on the stack, top first, with their controllers and targets.
+    pub fn stack_items(&self) -> impl Iterator<Item = (ObjId, &StackItem)> + '_ {
+        self.stack_items.iter().rev().map(|it| (self.id_of(it.slot), it))
+    }
+
+    /// How the object was cast: for a spell on the stack, or the permanent it became.
+    pub fn cast_info(&self, id: ObjId) -> crate::error::Result<CastInfo> {
+        Ok(self.object(id)?.cast)
+    }
+}
+
+/// A condition that only reads how the object was cast ("enters with ... if it was kicked").
+pub(crate) fn condition_on_cast(c: &Condition, cast: &CastInfo) -> bool {
+    match c {
+        Condition::Kicked => cast.printed_kicks() > 0,
+        Condition::NotKicked => cast.printed_kicks() == 0,
+        Condition::KickedWith(i) => cast.kicks.get(*i).is_some_and(|&k| k > 0),
+        Condition::TargetKicked(_) => false,
+    }
+}

@@ -1,0 +1,90 @@
+//! Targets (CR 115): what a spell's "target" words may choose, and whether a choice is still
+//! legal when the spell resolves (CR 608.2b).
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::card::CardType;
+use crate::game::Game;
+use crate::object::ObjId;
+use crate::rules::TargetKind;
+use crate::zone::ZoneKind;
+
+/// A chosen target: a player, or an object as the object it was when chosen (a new object
+/// after a zone change is not the same target, CR 400.7).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TargetRef {
+    Player(u8),
+    Object(ObjId),
+}
+
+impl TargetRef {
+    /// The plain form used in views and in Python: an object id, or `{"player": p}`.
+    pub fn view(&self) -> serde_json::Value {
+        match self {
+            TargetRef::Object(o) => serde_json::json!(o.0),
+            TargetRef::Player(p) => serde_json::json!({ "player": p }),
+        }
+    }
+}
+
+impl fmt::Display for TargetRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TargetRef::Player(p) => write!(f, "player {p}"),
+            TargetRef::Object(o) => write!(f, "object {}", o.0),
+        }
+    }
+}
+
+impl Game {
+    /// Whether `t` is a legal choice for a target of this kind for a spell controlled by
+    /// `controller`, with `source` the spell's own slot (a spell can't target itself, 115.5).
+    pub(crate) fn target_is_legal(&self, kind: TargetKind, t: TargetRef, controller: u8, source: Option<u32>) -> bool {
+        match t {
+            TargetRef::Player(p) => {
+                let in_game = (p as usize) < self.players.len() && self.players[p as usize].lost.is_none();
+                in_game && matches!(kind, TargetKind::Player | TargetKind::Any) || in_game && kind == TargetKind::Opponent && p != controller
+            }
+            TargetRef::Object(id) => {
+                let Ok(slot) = self.slot_of(id) else { return false };
+                if Some(slot) == source {
+                    return false;
+                }
+                let o = &self.objects[slot as usize];
+                let def = &self.defs[o.def as usize];
+                match kind {
+                    TargetKind::Spell => o.zone.kind == ZoneKind::Stack,
+                    TargetKind::Creature => o.zone.kind == ZoneKind::Battlefield && def.is(CardType::Creature),
+                    TargetKind::Permanent => o.zone.kind == ZoneKind::Battlefield,
+                    TargetKind::Any => {
+                        o.zone.kind == ZoneKind::Battlefield
+                            && (def.is(CardType::Creature) || def.is(CardType::Planeswalker) || def.is(CardType::Battle))
+                    }
+                    TargetKind::Player | TargetKind::Opponent => false,
+                }
+            }
+        }
+    }
+
+    /// Every legal choice for a target of this kind, players first, then objects.
+    pub(crate) fn target_options(&self, kind: TargetKind, controller: u8, source: Option<u32>) -> Vec<TargetRef> {
+        let mut out = Vec::new();
+        for p in 0..self.players.len() as u8 {
+            let t = TargetRef::Player(p);
+            if self.target_is_legal(kind, t, controller, source) {
+                out.push(t);
+            }
+        }
+        let zone = if kind == TargetKind::Spell { &self.stack } else { &self.battlefield };
+        for &slot in zone.iter().rev() {
+            let t = TargetRef::Object(self.id_of(slot));
+            if self.target_is_legal(kind, t, controller, source) {
+                out.push(t);
+            }
+        }
+        out
+    }
+}

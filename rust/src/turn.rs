@@ -1,0 +1,283 @@
+//! Turn structure (CR 500–514) and priority (CR 117): steps in order, turn-based actions,
+//! mana emptying between steps, and passing priority until the top of the stack resolves or
+//! the step ends.
+
+use serde::{Deserialize, Serialize};
+
+use crate::actions::discard::DiscardMode;
+use crate::error::{illegal, invalid, Result};
+use crate::event::Event;
+use crate::game::{Game, Progress};
+use crate::process::{Frame, Step as FrameStep};
+use crate::zone::ZoneKind;
+
+/// The steps of a turn, in order (CR 500.1). Main phases have no steps; they are listed as
+/// steps here for simplicity.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Step {
+    Untap,
+    Upkeep,
+    Draw,
+    PrecombatMain,
+    BeginCombat,
+    DeclareAttackers,
+    DeclareBlockers,
+    CombatDamage,
+    EndCombat,
+    PostcombatMain,
+    End,
+    Cleanup,
+}
+
+impl Step {
+    pub const ALL: [Step; 12] = [
+        Step::Untap,
+        Step::Upkeep,
+        Step::Draw,
+        Step::PrecombatMain,
+        Step::BeginCombat,
+        Step::DeclareAttackers,
+        Step::DeclareBlockers,
+        Step::CombatDamage,
+        Step::EndCombat,
+        Step::PostcombatMain,
+        Step::End,
+        Step::Cleanup,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Step::Untap => "untap",
+            Step::Upkeep => "upkeep",
+            Step::Draw => "draw",
+            Step::PrecombatMain => "precombat_main",
+            Step::BeginCombat => "begin_combat",
+            Step::DeclareAttackers => "declare_attackers",
+            Step::DeclareBlockers => "declare_blockers",
+            Step::CombatDamage => "combat_damage",
+            Step::EndCombat => "end_combat",
+            Step::PostcombatMain => "postcombat_main",
+            Step::End => "end",
+            Step::Cleanup => "cleanup",
+        }
+    }
+
+    pub fn parse(s: &str) -> Result<Step> {
+        Step::ALL
+            .into_iter()
+            .find(|x| x.name() == s)
+            .ok_or_else(|| invalid(format!("unknown step {s:?} (steps: {})", Step::ALL.map(Step::name).join(", "))))
+    }
+
+    pub fn is_main(self) -> bool {
+        matches!(self, Step::PrecombatMain | Step::PostcombatMain)
+    }
+
+    /// The step after this one within a turn; `None` after cleanup.
+    fn next(self) -> Option<Step> {
+        Step::ALL.get(self as usize + 1).copied()
+    }
+}
+
+/// Moving the game to the next step that gives priority, doing turn-based actions on the way.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct AdvanceProc {
+    /// Set while the cleanup discard (CR 514.1) is being chosen.
+    discarding: bool,
+}
+
+impl AdvanceProc {
+    pub(crate) fn new() -> AdvanceProc {
+        AdvanceProc { discarding: false }
+    }
+
+    pub(crate) fn step(mut self, g: &mut Game) -> FrameStep {
+        loop {
+            if self.discarding {
+                // Back from the cleanup discard: finish cleanup and start the next turn.
+                self.discarding = false;
+                g.finish_cleanup();
+                g.start_turn();
+                continue;
+            }
+            // Mana empties at the end of each step and phase (CR 500.4).
+            for st in &mut g.players {
+                st.pool = Default::default();
+            }
+            let Some(next) = g.step.next() else {
+                g.start_turn();
+                continue;
+            };
+            g.step = next;
+            g.log.push_with(|| Event::StepBegan { turn: g.turn, step: next, active: g.active });
+            match next {
+                Step::Untap => unreachable!("the untap step begins a turn"),
+                Step::Draw => {
+                    // CR 103.8a: the starting player skips the draw of their first turn.
+                    if !(g.turn == 1 && g.active == g.starting_player) {
+                        let active = g.active;
+                        g.draw_one(active);
+                    }
+                }
+                // Without attacking creatures (combat arrives later) these steps are skipped
+                // (CR 508.8).
+                Step::DeclareBlockers | Step::CombatDamage => continue,
+                Step::Cleanup => {
+                    let active = g.active;
+                    let hand = g.players[active as usize].hand.len();
+                    let max = g.max_hand_size(active);
+                    g.priority = None;
+                    if let Some(max) = max.filter(|&m| hand > m) {
+                        // CR 514.1: discard down to the maximum hand size.
+                        self.discarding = true;
+                        g.frames.push(Frame::Advance(self));
+                        g.push_discard(active, (hand - max) as u32, DiscardMode::Choose);
+                        return FrameStep::Done;
+                    }
+                    g.finish_cleanup();
+                    g.start_turn();
+                    continue;
+                }
+                _ => {}
+            }
+            g.give_priority(g.active);
+            return FrameStep::Done;
+        }
+    }
+}
+
+impl Game {
+    pub fn step(&self) -> Step {
+        self.step
+    }
+
+    /// The player who has priority, if any (nobody during untap and cleanup).
+    pub fn priority_player(&self) -> Option<usize> {
+        self.priority.map(usize::from)
+    }
+
+    /// The player with priority passes (CR 117.3d). When every player in the game has passed
+    /// in succession, the top object of the stack resolves (CR 117.4, 608), or, with an empty
+    /// stack, the step ends and the game moves to the next step that gives priority.
+    pub fn pass_priority(&mut self) -> Result<Progress> {
+        self.ensure_idle()?;
+        let p = self.priority.ok_or_else(|| illegal("no player has priority now"))?;
+        self.passes += 1;
+        self.log.push_with(|| Event::PassedPriority { player: p });
+        if self.passes as usize >= self.live_players() {
+            self.passes = 0;
+            self.priority = None;
+            let frame = if self.stack.is_empty() { Frame::Advance(AdvanceProc::new()) } else { Frame::Resolve(crate::stack::ResolveProc::new()) };
+            return self.perform(frame);
+        }
+        self.priority = Some(self.next_live_player(p));
+        Ok(Progress::Done(Vec::new()))
+    }
+
+    /// Every player passes in turn, from the one with priority, until the top object of the
+    /// stack has resolved (or the game stops for a decision or ends).
+    pub fn resolve_top(&mut self) -> Result<Progress> {
+        self.ensure_idle()?;
+        if self.stack.is_empty() {
+            return Err(illegal("the stack is empty"));
+        }
+        let depth = self.stack.len();
+        loop {
+            let progress = self.pass_priority()?;
+            if progress == Progress::Paused || self.stack.len() < depth || self.is_over() || self.priority.is_none() {
+                return Ok(progress);
+            }
+        }
+    }
+
+    /// Every player passes with an empty stack until the game reaches `step` (of this turn or
+    /// the next). Stops early for a decision or the end of the game.
+    pub fn advance_to(&mut self, step: Step) -> Result<Progress> {
+        self.ensure_idle()?;
+        if !self.stack.is_empty() {
+            return Err(illegal("the stack isn't empty: resolve it (or pass priority) before moving to another step"));
+        }
+        if matches!(step, Step::Untap | Step::Cleanup | Step::DeclareBlockers | Step::CombatDamage) {
+            return Err(invalid(format!("the game never stops in the {} step without combat or a decision", step.name())));
+        }
+        let mut moved = false;
+        loop {
+            if moved && self.step == step {
+                return Ok(Progress::Done(Vec::new()));
+            }
+            let progress = self.pass_priority()?;
+            moved = true;
+            if progress == Progress::Paused || self.is_over() {
+                return Ok(progress);
+            }
+        }
+    }
+
+    /// Ends the turn: passes through the remaining steps to the next turn's upkeep.
+    pub fn next_turn(&mut self) -> Result<Progress> {
+        let turn = self.turn;
+        self.ensure_idle()?;
+        loop {
+            if self.turn != turn && self.step == Step::Upkeep {
+                return Ok(Progress::Done(Vec::new()));
+            }
+            let progress = if self.stack.is_empty() { self.pass_priority()? } else { self.resolve_top()? };
+            if progress == Progress::Paused || self.is_over() {
+                return Ok(progress);
+            }
+        }
+    }
+
+    pub(crate) fn give_priority(&mut self, p: u8) {
+        self.priority = Some(p);
+        self.passes = 0;
+    }
+
+    pub(crate) fn live_players(&self) -> usize {
+        self.players.iter().filter(|p| p.lost.is_none()).count()
+    }
+
+    /// The next player in turn order who is still in the game.
+    pub(crate) fn next_live_player(&self, p: u8) -> u8 {
+        let n = self.players.len() as u8;
+        let mut q = p;
+        loop {
+            q = (q + 1) % n;
+            if self.players[q as usize].lost.is_none() || q == p {
+                return q;
+            }
+        }
+    }
+
+    /// A player's maximum hand size (CR 402.2): seven, or none.
+    pub(crate) fn max_hand_size(&self, _p: u8) -> Option<usize> {
+        Some(7)
+    }
+
+    /// CR 514.2: damage wears off.
+    fn finish_cleanup(&mut self) {
+        for o in &mut self.objects {
+            if o.zone.kind == ZoneKind::Battlefield {
+                o.damage = 0;
+            }
+        }
+    }
+
+    /// A new turn for the next player: untap step (CR 502), then upkeep.
+    fn start_turn(&mut self) {
+        self.active = self.next_live_player(self.active);
+        self.turn += 1;
+        self.lands_played = 0;
+        self.step = Step::Untap;
+        self.log.push_with(|| Event::StepBegan { turn: self.turn, step: Step::Untap, active: self.active });
+        let active = self.active;
+        for &slot in &self.battlefield {
+            let o = &mut self.objects[slot as usize];
+            if o.controller == active {
+                o.tapped = false; // CR 502.3
+            }
+        }
+        self.step = Step::Untap;
+    }
+}
