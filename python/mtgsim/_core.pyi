@@ -32,11 +32,29 @@ __all__ = [
 __version__: str
 
 _ZoneName = Literal["library", "hand", "graveyard", "battlefield", "stack", "exile", "command", "outside"]
+_StepName = Literal[
+    "untap",
+    "upkeep",
+    "draw",
+    "precombat_main",
+    "begin_combat",
+    "declare_attackers",
+    "declare_blockers",
+    "combat_damage",
+    "end_combat",
+    "postcombat_main",
+    "end",
+    "cleanup",
+]
+#: A target: an object id, or a player as ``{"player": p}`` or ``("player", p)``.
+_Target = Union[int, dict[str, int], tuple[str, int]]
 _Destination = Literal["hand", "battlefield", "graveyard", "exile", "library_top"]
 _PolicyName = Literal["random", "first", "manual"]
 #: An answer: a list of ids (choose cards), a ``(top, bottom)`` pair of id lists or a dict with
 #: those keys (scry; both listed top first), or a bool (yes/no).
-_Answer = Union[Sequence[int], tuple[Sequence[int], Sequence[int]], dict[str, Sequence[int]], bool]
+_Answer = Union[
+    Sequence[int], tuple[Sequence[int], Sequence[int]], dict[str, Sequence[int]], bool, int, Sequence[_Target]
+]
 _Callback = Callable[["Game", "Decision"], _Answer]
 
 @final
@@ -126,18 +144,23 @@ class Decision:
     def player(self) -> int:
         """Who decides."""
     @property
-    def kind(self) -> Literal["choose_cards", "scry", "yes_no"]: ...
+    def kind(self) -> Literal["choose_cards", "scry", "yes_no", "number", "targets"]: ...
     @property
-    def purpose(self) -> Literal["discard", "search", "may_search", "scry"]: ...
+    def purpose(
+        self,
+    ) -> Literal[
+        "discard", "search", "may_search", "scry", "kicker", "multikicker", "x", "targets", "pay_mana", "sticker", "put_from_hand"
+    ]: ...
     @property
-    def options(self) -> list[int]:
-        """choose_cards: the ids to choose from; scry: the cards looked at (top first)."""
+    def options(self) -> list[Any]:
+        """choose_cards: the ids to choose from; scry: the cards looked at (top first);
+        targets: object ids and ``{"player": p}`` entries."""
     @property
     def min(self) -> int:
-        """choose_cards: the fewest cards to choose."""
+        """choose_cards/targets: the fewest to choose; number: the smallest."""
     @property
     def max(self) -> int:
-        """choose_cards: the most cards to choose."""
+        """choose_cards/targets: the most to choose; number: the largest."""
     @property
     def cards(self) -> list[int]:
         """scry: the cards looked at, top of the library first."""
@@ -174,6 +197,14 @@ class Op:
     ) -> Op: ...
     @staticmethod
     def scry(player: int, n: int) -> Op: ...
+    @staticmethod
+    def cast(card: int, kick: bool | int | Sequence[bool | int] | None = None) -> Op:
+        """The player with priority casts ``card``, paying automatically."""
+    @staticmethod
+    def resolve_top() -> Op: ...
+    @staticmethod
+    def cost_of(card: int, kick: bool | int | Sequence[bool | int] | None = None) -> Op:
+        """Computes the total cost and whether it can be paid, without casting."""
     def __eq__(self, value: object, /) -> bool: ...
     def __reduce__(self) -> tuple[Any, tuple[str]]: ...
     @staticmethod
@@ -242,7 +273,8 @@ class Game:
     def outside(self, player: int) -> list[int]: ...
     def battlefield(self) -> list[int]: ...
     def exile(self) -> list[int]: ...
-    def stack(self) -> list[int]: ...
+    def stack(self) -> list[int]:
+        """Top of the stack first."""
     def command(self) -> list[int]: ...
     def zone(self, zone: _ZoneName, player: int = 0) -> list[int]: ...
     def object(self, id: int) -> GameObject: ...
@@ -312,6 +344,59 @@ class Game:
         """CR 701.22. Scry 0 is no scry event. Check ``pending`` afterwards."""
     def scry_each(self, players: Sequence[int], n: int) -> None:
         """CR 701.22c: decisions in APNAP order, then all cards move at once."""
+
+    # turns, priority, casting
+    @property
+    def step(self) -> _StepName: ...
+    @property
+    def priority_player(self) -> int | None:
+        """Who has priority (CR 117); None between steps."""
+    def pass_priority(self) -> None:
+        """The player with priority passes. When all have passed in succession the top of the
+        stack resolves (CR 608) or, with an empty stack, the game moves to the next step."""
+    def resolve_top(self) -> None:
+        """Everyone passes until the top object of the stack has resolved."""
+    def advance_to(self, step: _StepName) -> None:
+        """Everyone passes with an empty stack until the game reaches ``step``."""
+    def next_turn(self) -> None:
+        """Passes through the rest of the turn to the next turn's upkeep."""
+    def cast(
+        self,
+        card: int,
+        *,
+        kick: bool | int | Sequence[bool | int] | None = None,
+        x: int | None = None,
+        targets: Sequence[_Target | Sequence[_Target]] | None = None,
+        payment: Sequence[int] | None = None,
+        without_paying: bool = False,
+        flashback: bool = False,
+        sticker: bool | None = None,
+    ) -> int | None:
+        """The player with priority casts ``card`` (CR 601.2). ``kick``: whether (or how many
+        times, for multikicker) to pay each kicker ability — one value for the first, or a list
+        (printed [A], [B], then granted sticker kicker). ``targets``: one entry per target of the
+        spell. ``payment``: the mana sources to tap; automatic if omitted. Choices left out are
+        decisions for the caster. Returns the spell's id on the stack, or None when stopped at a
+        decision. An illegal cast raises and changes nothing (CR 733)."""
+    def play_land(self, card: int) -> int:
+        """CR 305.1: once per turn, in your main phase with an empty stack. Returns the new id."""
+    def activate_mana(self, source: int, mana: str | None = None) -> None:
+        """Taps a permanent for mana (CR 605); ``mana`` picks the type ("W" ... "C") when it can
+        make several."""
+    def mana_pool(self, player: int) -> dict[str, int]: ...
+    def set_auto_pay(self, player: int, on: bool) -> None:
+        """Off: which mana sources to tap becomes a "pay_mana" decision."""
+    def auto_pay(self, player: int) -> bool: ...
+    def cancel(self) -> None:
+        """Cancels a cast waiting for one of its decisions; nothing happened (CR 733)."""
+    def kicked(self, id: int) -> bool:
+        """Whether the spell, or the permanent it became, was kicked (CR 702.33d)."""
+    def cast_info(self, id: int) -> dict[str, Any]:
+        """``{"kicked", "kicks": [A, B], "granted_kicks", "x", "flashback", "targets"}``."""
+    def cost_of(self, card: int, *, kick: bool | int | Sequence[bool | int] | None = None, x: int = 0) -> tuple[str, bool]:
+        """The total cost of casting ``card`` now (CR 601.2f) and whether its owner can pay it."""
+    def power_toughness(self, id: int) -> tuple[int, int]: ...
+    def stickers(self, id: int) -> list[str]: ...
 
     # decisions
     @property
