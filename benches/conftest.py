@@ -46,13 +46,14 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         return
     w = terminalreporter
     w.section("mtgsim: median time per operation, and ratios from the same run")
-    header = f"{'operation':<34}" + "".join(f"{m:>12}" for m in MODES) + f"{'ref/call':>10}{'ref/batch':>11}   target"
+    header = f"{'operation':<34}" + "".join(f"{m:>12}" for m in MODES) + f"{'ref/call':>10}{'ref/batch':>11}{'call/batch':>12}   target"
     w.write_line(header)
     for op, modes in RESULTS.items():
         row = f"{op:<34}" + "".join(f"{_fmt(modes.get(m)):>12}" for m in MODES)
         ref, call, batch = modes.get("reference"), modes.get("per call"), modes.get("batch net") or modes.get("batch")
         row += f"{(f'{ref / call:.0f}x' if ref and call else '-'):>10}"
         row += f"{(f'{ref / batch:.0f}x' if ref and batch else '-'):>11}"
+        row += f"{(f'{call / batch:.1f}x' if call and batch else '-'):>12}"
         row += f"   {TARGETS.get(op, '')}"
         w.write_line(row)
     w.write_line("per call: one Python call each; batch: Game.run_batch, per operation, including the")

@@ -9,8 +9,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::keywords::import_keywords;
-use crate::mana::{ColorSet, ManaCost};
-use crate::rules::{CardRules, Condition, Effect, StaticAbility, Who};
+use crate::cost::mana_type;
+use crate::mana::{Color, ColorSet, ManaCost};
+use crate::payment::ManaType;
+use crate::rules::{Amount, CardRules, Condition, Effect, StaticAbility, Who};
 
 macro_rules! word_set {
     ($(#[$doc:meta])* $set:ident, $kind:ident { $($variant:ident = $word:literal),* $(,)? }) => {
@@ -79,6 +81,41 @@ pub struct CardDef {
     pub text: Box<str>,
     /// What the card does, as data (keywords from the text included).
     pub rules: CardRules,
+    /// Its mana ability, worked out once from its basic land types (CR 305.6) and its rules.
+    pub mana: Option<ManaProfile>,
+}
+
+/// What tapping the card's permanent for mana makes: one type out of `types`, `amount` times.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ManaProfile {
+    pub types: Vec<ManaType>,
+    pub amount: Amount,
+}
+
+impl ManaProfile {
+    fn of(subtypes: &[Box<str>], rules: &CardRules) -> Option<ManaProfile> {
+        const BASIC: [(&str, Color); 5] =
+            [("Plains", Color::White), ("Island", Color::Blue), ("Swamp", Color::Black), ("Mountain", Color::Red), ("Forest", Color::Green)];
+        let mut types: Vec<ManaType> = Vec::new();
+        let mut amount = None;
+        for (name, color) in BASIC {
+            if subtypes.iter().any(|s| **s == *name) {
+                types.push(ManaType::Color(color));
+                amount = Some(Amount::Fixed(1));
+            }
+        }
+        for ability in &rules.mana {
+            if amount.is_none() || amount.as_ref() == Some(&ability.amount) {
+                amount = Some(ability.amount.clone());
+                for t in ability.produce.iter().filter_map(|l| mana_type(l)) {
+                    if !types.contains(&t) {
+                        types.push(t);
+                    }
+                }
+            }
+        }
+        amount.filter(|_| !types.is_empty()).map(|amount| ManaProfile { types, amount })
+    }
 }
 
 /// The on-disk shape of a card: the fields of common public card data (`card_pool.json`).
@@ -187,13 +224,15 @@ impl CardDef {
             crate::filter::CardFilter::parse(filter).map_err(|e| err(&format!("rules.static[{i}].filter"), e.to_string()))?;
         }
         validate_effects(&rules.spell, rules.targets.len(), "rules.spell").map_err(|(f, why)| err(&f, why))?;
+        let subtypes: Box<[Box<str>]> = subtypes.into_iter().map(Into::into).collect();
         Ok(CardDef {
+            mana: ManaProfile::of(&subtypes, &rules),
+            subtypes,
             rules,
             colors: mana_cost.colors(),
             mana_cost,
             types,
             supertypes,
-            subtypes: subtypes.into_iter().map(Into::into).collect(),
             power: r.power.map(Into::into),
             toughness: r.toughness.map(Into::into),
             loyalty: r.loyalty.map(Into::into),

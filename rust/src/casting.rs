@@ -445,3 +445,50 @@ impl Game {
         Ok(self.object(id)?.cast.kicked())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::CardDb;
+    use crate::policy::Policy;
+
+    fn game(lands: &[&str], hand: &[&str]) -> (Game, Vec<ObjId>) {
+        let db = CardDb::builtin();
+        let mut g = Game::new(2, 1).unwrap();
+        g.add_cards(0, ZoneKind::Battlefield, lands, Position::Top, db).unwrap();
+        let hand = g.add_cards(0, ZoneKind::Hand, hand, Position::Top, db).unwrap();
+        g.set_policy(0, Policy::First).unwrap();
+        g.set_policy(1, Policy::First).unwrap();
+        (g, hand)
+    }
+
+    #[test]
+    fn multikicker_count_reaches_enters_with_counters() {
+        // CR 702.33c, 614.1c: Everflowing Chalice kicked 3 times enters with 3 charge counters.
+        let (mut g, hand) = game(&["Island"; 6], &["Everflowing Chalice"]);
+        let Progress::Done(spell) = g.cast(hand[0], CastOptions { kicks: Some(vec![3]), ..Default::default() }).unwrap() else { panic!() };
+        assert_eq!(g.cast_info(spell[0]).unwrap().kicks, [3, 0]);
+        g.resolve_top().unwrap();
+        let chalice = *g.zone(0, ZoneKind::Battlefield).unwrap().last().unwrap();
+        assert_eq!(g.counters(chalice).unwrap().unwrap().get("charge"), 3);
+        assert_eq!(g.cast_info(chalice).unwrap().printed_kicks(), 3); // CR 400.7d
+    }
+
+    #[test]
+    fn unpayable_cast_changes_nothing() {
+        // CR 601.2h, 733: kicking four times needs {8}; six Islands can't pay it.
+        let (mut g, hand) = game(&["Island"; 6], &["Everflowing Chalice"]);
+        let before = g.save_json();
+        let err = g.cast(hand[0], CastOptions { kicks: Some(vec![4]), ..Default::default() }).unwrap_err();
+        assert!(matches!(err, Error::CannotPay(_)), "{err}");
+        assert_eq!(g.save_json(), before);
+    }
+
+    #[test]
+    fn sorcery_timing_needs_main_phase_and_empty_stack() {
+        // CR 307.1
+        let (mut g, hand) = game(&["Island"; 2], &["Maddening Cacophony"]);
+        g.pass_priority().unwrap(); // player 1 has priority now
+        assert!(matches!(g.cast(hand[0], CastOptions::default()), Err(Error::IllegalAction(_))));
+    }
+}

@@ -20,39 +20,17 @@ pub(crate) fn mana_type(letter: &str) -> Option<ManaType> {
     }
 }
 
-/// The basic land types' intrinsic mana abilities (CR 305.6).
-const BASIC_TYPES: [(&str, Color); 5] =
-    [("Plains", Color::White), ("Island", Color::Blue), ("Swamp", Color::Black), ("Mountain", Color::Red), ("Forest", Color::Green)];
-
 impl Game {
     /// What tapping the permanent in `slot` for mana can make: the types to choose from and
     /// how many. `None` if it has no mana ability.
-    pub(crate) fn mana_ability(&self, slot: u32) -> Option<(Vec<ManaType>, u32)> {
-        let def = self.def_of_slot(slot);
-        let mut options: Vec<ManaType> = Vec::new();
-        let mut amount = 0;
-        for (name, color) in BASIC_TYPES {
-            if def.has_subtype(name) {
-                options.push(ManaType::Color(color));
-                amount = 1;
-            }
-        }
-        for ability in &def.rules.mana {
-            let n = match &ability.amount {
-                Amount::Fixed(n) => *n,
-                Amount::Dynamic(Dynamic::CountersOnSource(kind)) => self.counters_on(slot).map_or(0, |c| c.get(kind)),
-                Amount::Dynamic(_) => 0,
-            };
-            if amount == 0 || n == amount {
-                amount = n;
-                for t in ability.produce.iter().filter_map(|l| mana_type(l)) {
-                    if !options.contains(&t) {
-                        options.push(t);
-                    }
-                }
-            }
-        }
-        (!options.is_empty() && amount > 0).then_some((options, amount))
+    pub(crate) fn mana_ability(&self, slot: u32) -> Option<(&[ManaType], u32)> {
+        let profile = self.def_of_slot(slot).mana.as_ref()?;
+        let amount = match &profile.amount {
+            Amount::Fixed(n) => *n,
+            Amount::Dynamic(Dynamic::CountersOnSource(kind)) => self.counters_on(slot).map_or(0, |c| c.get(kind)),
+            Amount::Dynamic(_) => 0,
+        };
+        (amount > 0).then_some((profile.types.as_slice(), amount))
     }
 
     /// The untapped permanents `p` controls that can be tapped for mana (CR 605), in
@@ -64,7 +42,7 @@ impl Game {
                 let o = &self.objects[s as usize];
                 o.controller == p && !o.tapped
             })
-            .filter_map(|&s| self.mana_ability(s).map(|(options, amount)| ManaSource { id: self.id_of(s).0, options, amount }))
+            .filter_map(|&s| self.mana_ability(s).map(|(options, amount)| ManaSource { id: self.id_of(s).0, options: options.to_vec(), amount }))
             .collect()
     }
 
@@ -131,6 +109,7 @@ impl Game {
             return Err(crate::error::illegal(format!("{} is tapped", self.def_of_slot(slot).name)));
         }
         let (options, amount) = self.mana_ability(slot).ok_or_else(|| crate::error::illegal(format!("{} has no mana ability", self.def_of_slot(slot).name)))?;
+        let options = options.to_vec();
         let ty = match choice {
             Some(letter) => mana_type(letter).filter(|t| options.contains(t)).ok_or_else(|| {
                 crate::error::invalid(format!("{letter:?} is not a mana type {} can make ({})", self.def_of_slot(slot).name, list(&options)))

@@ -546,14 +546,76 @@ fn solve_simple(need: &[u64; 6], generic: u64, pool: &ManaPool, sources: &[ManaS
 }
 
 fn to_pool(a: &[u64; 6]) -> ManaPool {
-    ManaPool { amounts: a.map(|v| u32::try_from(v).unwrap_or(u32::MAX)) }
+    ManaPool { amounts: a.map(|v| v.min(u32::MAX as u64) as u32) }
 }
 
 // ---------------------------------------------------------------------------------------------
 // General path.
 
-/// A class of required mana units: `(type set, count)`; bit 6 of the set means "or 2 life".
-type Demand = Vec<(u8, u64)>;
+/// Classes of required mana units, `(type set, count)`; bit 6 of a set means "or 2 life".
+/// At most 31 distinct sets exist (6 single types, 10 hybrid pairs, 5 Phyrexian, 10 hybrid
+/// Phyrexian), so they are stored inline.
+#[derive(Copy, Clone, Debug)]
+struct Demand {
+    items: [(u8, u32); 32],
+    len: usize,
+}
+
+impl Demand {
+    const EMPTY: Demand = Demand { items: [(0, 0); 32], len: 0 };
+
+    fn add(&mut self, mask: u8, n: u32) {
+        match self.items[..self.len].iter_mut().find(|(m, _)| *m == mask) {
+            Some(e) => e.1 += n,
+            None => {
+                self.items[self.len] = (mask, n);
+                self.len += 1;
+            }
+        }
+    }
+
+    fn classes(&self) -> &[(u8, u32)] {
+        &self.items[..self.len]
+    }
+}
+
+/// Which sources are tapped: a bit set, on the heap only beyond 64 sources.
+enum TapSet {
+    Small(u64),
+    Large(Vec<bool>),
+}
+
+impl TapSet {
+    fn new(n: usize) -> TapSet {
+        if n <= 64 {
+            TapSet::Small(0)
+        } else {
+            TapSet::Large(vec![false; n])
+        }
+    }
+
+    #[inline]
+    fn get(&self, i: usize) -> bool {
+        match self {
+            TapSet::Small(bits) => bits & (1 << i) != 0,
+            TapSet::Large(v) => v[i],
+        }
+    }
+
+    #[inline]
+    fn set(&mut self, i: usize, on: bool) {
+        match self {
+            TapSet::Small(bits) => {
+                if on {
+                    *bits |= 1 << i
+                } else {
+                    *bits &= !(1 << i)
+                }
+            }
+            TapSet::Large(v) => v[i] = on,
+        }
+    }
+}
 
 /// Supply in Hall's check: `amount` units that can each be any type in `mask`, unless `whole`
 /// (a multi-mana source with a choice), whose units must all be one type.
@@ -582,14 +644,14 @@ struct Shortfall {
 
 /// Hall's condition for paying `dem` plus `generic` from `chunks`, whole chunks relaxed to
 /// splittable. Exact when no chunk is whole.
-fn hall(dem: &[(u8, u64)], generic: u64, chunks: &[Chunk]) -> Result<(), Shortfall> {
+fn hall(dem: &[(u8, u32)], generic: u64, chunks: &[Chunk]) -> Result<(), Shortfall> {
     let mut union = 0u8;
     for &(m, n) in dem {
         if n > 0 {
             union |= m;
         }
     }
-    let demand = |u: u8| dem.iter().filter(|&&(m, _)| m & !u == 0).map(|&(_, n)| n).sum::<u64>();
+    let demand = |u: u8| dem.iter().filter(|&&(m, _)| m & !u == 0).map(|&(_, n)| n as u64).sum::<u64>();
     let supply = |u: u8| chunks.iter().filter(|c| c.mask & u != 0).map(|c| c.amount).sum::<u64>();
     // Unions of the units' type sets: subsets of `union`, plus (with generic) all mana types.
     let mut u = union;
@@ -619,7 +681,7 @@ fn hall(dem: &[(u8, u64)], generic: u64, chunks: &[Chunk]) -> Result<(), Shortfa
 
 /// Exact: whether `dem` plus `generic` can be paid from `chunks`, enumerating the type of each
 /// whole chunk (identical whole chunks in non-decreasing type order, to skip permutations).
-fn feasible(dem: &[(u8, u64)], generic: u64, chunks: &mut [Chunk]) -> bool {
+fn feasible(dem: &[(u8, u32)], generic: u64, chunks: &mut [Chunk]) -> bool {
     if hall(dem, generic, chunks).is_err() {
         return false;
     }
@@ -659,32 +721,25 @@ struct Analysis {
     max_life_units: u64,
 }
 
-fn add_class(dem: &mut Demand, mask: u8, n: u64) {
-    match dem.iter_mut().find(|(m, _)| *m == mask) {
-        Some(e) => e.1 += n,
-        None => dem.push((mask, n)),
-    }
-}
-
 fn analyse(cost: &CostToPay) -> Analysis {
     let bit = |c: Color| 1u8 << (c as u8);
-    let mut a = Analysis { fixed: Vec::new(), generic: 0, two_hybrid: [0; 5], max_life_units: 0 };
+    let mut a = Analysis { fixed: Demand::EMPTY, generic: 0, two_hybrid: [0; 5], max_life_units: 0 };
     let mut phyrexian = 0u64;
     for s in &cost.symbols {
         match *s {
             ManaSymbol::Generic(n) => a.generic += n as u64,
             ManaSymbol::X => a.generic += cost.x as u64,
             ManaSymbol::Snow => a.generic += 1,
-            ManaSymbol::Colored(c) => add_class(&mut a.fixed, bit(c), 1),
-            ManaSymbol::Colorless => add_class(&mut a.fixed, 1 << COLORLESS, 1),
-            ManaSymbol::Hybrid(x, y) => add_class(&mut a.fixed, bit(x) | bit(y), 1),
+            ManaSymbol::Colored(c) => a.fixed.add(bit(c), 1),
+            ManaSymbol::Colorless => a.fixed.add(1 << COLORLESS, 1),
+            ManaSymbol::Hybrid(x, y) => a.fixed.add(bit(x) | bit(y), 1),
             ManaSymbol::TwoHybrid(c) => a.two_hybrid[c as usize] += 1,
             ManaSymbol::Phyrexian(c) => {
-                add_class(&mut a.fixed, bit(c) | LIFE, 1);
+                a.fixed.add(bit(c) | LIFE, 1);
                 phyrexian += 1;
             }
             ManaSymbol::HybridPhyrexian(x, y) => {
-                add_class(&mut a.fixed, bit(x) | bit(y) | LIFE, 1);
+                a.fixed.add(bit(x) | bit(y) | LIFE, 1);
                 phyrexian += 1;
             }
         }
@@ -721,15 +776,16 @@ impl Analysis {
     /// The unit classes for one split of the `{2/C}` symbols, most restrictive first (single
     /// types, then hybrids, then those payable with life), and the generic total.
     fn demand(&self, split: &[u64; 5]) -> (Demand, u64) {
-        let mut dem = self.fixed.clone();
+        let mut dem = self.fixed;
         let mut generic = self.generic;
         for (c, &colored) in split.iter().enumerate() {
             if colored > 0 {
-                add_class(&mut dem, 1 << c, colored);
+                dem.add(1 << c, colored as u32);
             }
             generic += 2 * (self.two_hybrid[c] - colored);
         }
-        dem.sort_by_key(|&(m, _)| (m & LIFE != 0, m.count_ones()));
+        // The sets are distinct, so this order is total.
+        dem.items[..dem.len].sort_unstable_by_key(|&(m, _)| (m & LIFE != 0, m.count_ones(), m));
         (dem, generic)
     }
 }
@@ -749,7 +805,7 @@ struct Builder<'a> {
     /// Candidate sources in preference order.
     order: &'a [usize],
     mode: Mode,
-    tapped: Vec<bool>,
+    tapped: TapSet,
     /// What is left of the starting pool.
     pool: [u64; 6],
     /// Mana made by taps and not yet spent.
@@ -769,20 +825,20 @@ impl<'a> Builder<'a> {
             masks,
             order,
             mode,
-            tapped: vec![false; sources.len()],
+            tapped: TapSet::new(sources.len()),
             pool: pool.amounts.map(|a| a as u64),
             excess: [0; 6],
             life_units,
             from_pool: [0; 6],
             spent: [0; 6],
             life_paid: 0,
-            taps: Vec::new(),
+            taps: Vec::with_capacity(sources.len().min(16)),
             scratch: Vec::new(),
         }
     }
 
     /// Whether the current state can still pay `dem` plus `generic`.
-    fn can_pay(&mut self, dem: &[(u8, u64)], generic: u64) -> bool {
+    fn can_pay(&mut self, dem: &[(u8, u32)], generic: u64) -> bool {
         let mut chunks = std::mem::take(&mut self.scratch);
         chunks.clear();
         for t in 0..6 {
@@ -795,7 +851,7 @@ impl<'a> Builder<'a> {
             chunks.push(Chunk::new(LIFE, self.life_units));
         }
         for &i in self.order {
-            if !self.tapped[i] {
+            if !self.tapped.get(i) {
                 chunks.push(Chunk::new(self.masks[i], self.sources[i].amount as u64));
             }
         }
@@ -805,19 +861,20 @@ impl<'a> Builder<'a> {
     }
 
     /// The first shortfall of the current state against `dem` plus `generic`, if any.
-    fn shortfall(&mut self, dem: &[(u8, u64)], generic: u64) -> Option<Shortfall> {
+    fn shortfall(&mut self, dem: &[(u8, u32)], generic: u64) -> Option<Shortfall> {
         self.can_pay(dem, generic);
         hall(dem, generic, &self.scratch).err()
     }
 
     /// Pays every unit of `dem`, then `generic`. With `check`, each choice is kept only if the
     /// rest stays payable (never fails if the whole was payable); without, greedy.
-    fn run(&mut self, mut dem: Demand, generic: u64, check: bool) -> bool {
-        for ci in 0..dem.len() {
-            let mask = dem[ci].0;
-            while dem[ci].1 > 0 {
-                dem[ci].1 -= 1;
-                if !self.pay_unit(mask, &dem, generic, check) {
+    fn run(&mut self, dem: &Demand, generic: u64, check: bool) -> bool {
+        let mut dem = *dem;
+        for ci in 0..dem.len {
+            let mask = dem.items[ci].0;
+            while dem.items[ci].1 > 0 {
+                dem.items[ci].1 -= 1;
+                if !self.pay_unit(mask, dem.classes(), generic, check) {
                     return false;
                 }
             }
@@ -826,7 +883,7 @@ impl<'a> Builder<'a> {
     }
 
     /// Pays one unit payable by the types (and maybe life) in `mask`; `dem` is what remains.
-    fn pay_unit(&mut self, mask: u8, dem: &[(u8, u64)], generic: u64, check: bool) -> bool {
+    fn pay_unit(&mut self, mask: u8, dem: &[(u8, u32)], generic: u64, check: bool) -> bool {
         // Pool mana and excess of one type are interchangeable for the rest of the payment, so
         // a type that failed from one source of free mana fails from the other too.
         let mut failed_free = 0u8;
@@ -854,12 +911,12 @@ impl<'a> Builder<'a> {
         false
     }
 
-    fn pay_free(&mut self, mask: u8, dem: &[(u8, u64)], generic: u64, check: bool, from_pool: bool, failed: &mut u8) -> bool {
-        for t in 0..6 {
+    fn pay_free(&mut self, mask: u8, dem: &[(u8, u32)], generic: u64, check: bool, from_pool: bool, failed: &mut u8) -> bool {
+        let mut bits = mask & ANY_MANA & !*failed;
+        while bits != 0 {
+            let t = bits.trailing_zeros() as usize;
             let b = 1u8 << t;
-            if mask & b == 0 || *failed & b != 0 {
-                continue;
-            }
+            bits &= bits - 1;
             let have = if from_pool { self.pool[t] } else { self.excess[t] };
             if have == 0 {
                 continue;
@@ -892,13 +949,13 @@ impl<'a> Builder<'a> {
         }
     }
 
-    fn pay_source(&mut self, mask: u8, dem: &[(u8, u64)], generic: u64, check: bool) -> bool {
+    fn pay_source(&mut self, mask: u8, dem: &[(u8, u32)], generic: u64, check: bool) -> bool {
         let (sources, masks, order) = (self.sources, self.masks, self.order);
         // (source mask, amount, type) tried and failed: identical untapped sources are
         // interchangeable, so skip them.
         let mut failed: Vec<(u8, u32, usize)> = Vec::new();
         for &i in order {
-            if self.tapped[i] || masks[i] & mask == 0 {
+            if self.tapped.get(i) || masks[i] & mask == 0 {
                 continue;
             }
             let s = &sources[i];
@@ -913,14 +970,14 @@ impl<'a> Builder<'a> {
                 if failed.contains(&(masks[i], s.amount, t)) {
                     continue;
                 }
-                self.tapped[i] = true;
+                self.tapped.set(i, true);
                 self.excess[t] += s.amount as u64 - 1;
                 self.spent[t] += 1;
                 self.taps.push((s.id, ty));
                 if !check || self.can_pay(dem, generic) {
                     return true;
                 }
-                self.tapped[i] = false;
+                self.tapped.set(i, false);
                 self.excess[t] -= s.amount as u64 - 1;
                 self.spent[t] -= 1;
                 self.taps.pop();
@@ -941,14 +998,14 @@ impl<'a> Builder<'a> {
             if g == 0 {
                 break;
             }
-            if self.tapped[i] {
+            if self.tapped.get(i) {
                 continue;
             }
             let s = &sources[i];
             let ty = s.options[0];
             let amount = s.amount as u64;
             let k = amount.min(g);
-            self.tapped[i] = true;
+            self.tapped.set(i, true);
             self.taps.push((s.id, ty));
             self.spent[ty.index()] += k;
             self.excess[ty.index()] += amount - k;
@@ -977,9 +1034,9 @@ impl<'a> Builder<'a> {
     /// for its first type, its mana left in the pool.
     fn finish(mut self, chosen: Option<&[usize]>) -> Payment {
         for &i in chosen.unwrap_or(&[]) {
-            if !self.tapped[i] {
+            if !self.tapped.get(i) {
                 let s = &self.sources[i];
-                self.tapped[i] = true;
+                self.tapped.set(i, true);
                 self.taps.push((s.id, s.options[0]));
                 self.excess[s.options[0].index()] += s.amount as u64;
             }
@@ -1001,25 +1058,69 @@ impl<'a> Builder<'a> {
 /// condition is what fails.
 fn solve_general(cost: &CostToPay, pool: &ManaPool, sources: &[ManaSource], chosen: Option<&[usize]>) -> Result<Payment, Option<Shortfall>> {
     let analysis = analyse(cost);
-    let masks: Vec<u8> = sources.iter().map(ManaSource::mask).collect();
-    let mut order: Vec<usize> = match chosen {
-        Some(c) => c.iter().copied().filter(|&i| masks[i] != 0).collect(),
-        None => (0..sources.len()).filter(|&i| masks[i] != 0).collect(),
+    // Type sets of the sources and the candidate order, on the stack for up to 64 sources.
+    let n = sources.len();
+    let candidates = chosen.map_or(n, <[usize]>::len);
+    let (mut mask_buf, mut order_buf) = ([0u8; 64], [0usize; 64]);
+    let (mut mask_heap, mut order_heap) = (Vec::new(), Vec::new());
+    let masks: &mut [u8] = if n <= 64 {
+        &mut mask_buf[..n]
+    } else {
+        mask_heap.resize(n, 0);
+        &mut mask_heap
     };
-    order.sort_by_key(|&i| masks[i].count_ones());
+    for (m, s) in masks.iter_mut().zip(sources) {
+        *m = s.mask();
+    }
+    let masks: &[u8] = masks;
+    let space: &mut [usize] = if candidates <= 64 {
+        &mut order_buf[..candidates]
+    } else {
+        order_heap.resize(candidates, 0);
+        &mut order_heap
+    };
+    // Fewest types first; ties keep the caller's order.
+    let mut len = 0;
+    let mut present = 0u8;
+    for &m in masks {
+        present |= 1 << m.count_ones();
+    }
+    for types in 1..=6 {
+        if present & (1 << types) == 0 {
+            continue;
+        }
+        let mut push = |i: usize| {
+            if masks[i].count_ones() == types {
+                space[len] = i;
+                len += 1;
+            }
+        };
+        match chosen {
+            Some(c) => c.iter().for_each(|&i| push(i)),
+            None => (0..n).for_each(push),
+        }
+    }
+    let order: &[usize] = &space[..len];
     let mode = if chosen.is_some() { Mode::SourcesFirst } else { Mode::PoolFirst };
-    let splits = analysis.splits();
+    let no_split = [[0u64; 5]];
+    let many_splits;
+    let splits: &[[u64; 5]] = if analysis.two_hybrid == [0; 5] {
+        &no_split
+    } else {
+        many_splits = analysis.splits();
+        &many_splits
+    };
     // Least life first (mana before life), then the most colored split of {2/C} symbols.
     for life_units in 0..=analysis.max_life_units {
-        for split in &splits {
+        for split in splits {
             let (dem, generic) = analysis.demand(split);
-            let mut greedy = Builder::new(sources, &masks, &order, mode, pool, life_units);
-            if greedy.run(dem.clone(), generic, false) {
+            let mut greedy = Builder::new(sources, masks, order, mode, pool, life_units);
+            if greedy.run(&dem, generic, false) {
                 return Ok(greedy.finish(chosen));
             }
-            let mut exact = Builder::new(sources, &masks, &order, mode, pool, life_units);
-            if exact.can_pay(&dem, generic) {
-                let done = exact.run(dem, generic, true);
+            let mut exact = Builder::new(sources, masks, order, mode, pool, life_units);
+            if exact.can_pay(dem.classes(), generic) {
+                let done = exact.run(&dem, generic, true);
                 debug_assert!(done, "a payable cost must be built");
                 if done {
                     return Ok(exact.finish(chosen));
@@ -1028,7 +1129,7 @@ fn solve_general(cost: &CostToPay, pool: &ManaPool, sources: &[ManaSource], chos
         }
     }
     let (dem, generic) = analysis.demand(&splits[0]);
-    Err(Builder::new(sources, &masks, &order, mode, pool, analysis.max_life_units).shortfall(&dem, generic))
+    Err(Builder::new(sources, masks, order, mode, pool, analysis.max_life_units).shortfall(dem.classes(), generic))
 }
 
 /// "{W} or {U}", "{B} or 2 life".
@@ -1481,6 +1582,42 @@ mod tests {
         let p = solve(&cost("{0}"), &ManaPool::new(), &[]).unwrap();
         assert!(p.taps.is_empty() && p.spent.is_empty() && p.life == 0);
         assert!(solve(&CostToPay::new(vec![], 0, 0), &pool("{U}"), &[]).unwrap().leftover == pool("{U}"));
+    }
+
+    #[test]
+    fn many_sources_and_identical_multi_mana_sources() {
+        // More than 64 sources (heap-backed bookkeeping): the lone Plains must pay {W}.
+        let mut sources: Vec<ManaSource> = (0..70).map(|i| land(i, U)).collect();
+        sources.push(land(70, W));
+        let p = solve(&cost("{W/U}{W}{U}"), &ManaPool::new(), &sources).unwrap();
+        assert!(p.taps.contains(&(70, W)));
+        assert_eq!(p.taps.len(), 3);
+        assert_eq!(solve(&cost("{U}{U}"), &ManaPool::new(), &sources).unwrap().taps.len(), 2);
+        assert_eq!(solve(&cost("{W}{W}"), &ManaPool::new(), &sources), None);
+        let p = solve_with(&cost("{W}{1}"), &ManaPool::new(), &sources, &[70, 3]).unwrap();
+        assert_eq!(tapped_ids(&p), vec![3, 70]);
+        // Ten Gilded Lotuses (each three mana of one color): WWW UUU BBB RRR GGGGG needs five,
+        // and {G} x 16 needs six of them green; both found despite 5^10 type choices.
+        let lotuses: Vec<ManaSource> = (0..10).map(|i| ManaSource::new(i, vec![W, U, B, R, G], 3)).collect();
+        let c = cost("{W}{W}{W}{U}{U}{U}{B}{B}{B}{R}{R}{R}{G}{G}{G}{G}{G}");
+        let p = solve(&c, &ManaPool::new(), &lotuses).unwrap();
+        assert_legal(&c, &ManaPool::new(), &lotuses, &p);
+        assert_eq!(p.taps.len(), 6);
+        assert_eq!(solve(&cost("{C}"), &ManaPool::new(), &lotuses), None);
+        // Four of each color plus three more green: 23 mana, fewer than the 30 the Lotuses
+        // make, but W, U, B, R need two Lotuses each and seven green needs three: 11 > 10.
+        // Only the exhaustive choice of types proves it (the count check passes).
+        let mut sym = Vec::new();
+        for color in Color::ALL {
+            sym.extend([ManaSymbol::Colored(color); 4]);
+        }
+        sym.extend([ManaSymbol::Colored(Color::Green); 3]);
+        let mut c = CostToPay::new(sym, 0, 20);
+        assert_eq!(solve(&c, &ManaPool::new(), &lotuses), None);
+        c.symbols.pop();
+        let p = solve(&c, &ManaPool::new(), &lotuses).unwrap();
+        assert_eq!(p.taps.len(), 10);
+        assert_legal(&c, &ManaPool::new(), &lotuses, &p);
     }
 
     fn random_instance(rng: &mut Rng) -> (CostToPay, ManaPool, Vec<ManaSource>) {
