@@ -92,3 +92,48 @@ def g2() -> mtgsim.Game:
 def g3() -> mtgsim.Game:
     """Three players, seed 0, all manual, empty zones."""
     return new_game(3)
+
+
+# ----- casting, mana and the stack (test_cr601_*, test_cr106_*, test_cr702_33_*, test_cr117_*, test_cr305_*) -----
+
+
+def full_state(g: mtgsim.Game) -> str:
+    """The complete saved state (what pickling stores): besides :func:`state` it holds the step,
+    priority and passes, mana pools, lands played, cast info, stickers, the stack's targets, the
+    generators, auto-pay flags and any unfinished work."""
+    return g.__reduce__()[1][0]
+
+
+@contextlib.contextmanager
+def untouched(g: mtgsim.Game, exc: type[BaseException], match: str | None = None) -> Iterator[pytest.ExceptionInfo[BaseException]]:
+    """Like :func:`rejected`, but also compares the complete saved state (CR 733)."""
+    before, full = state(g), full_state(g)
+    with pytest.raises(exc, match=match) as info:
+        yield info
+    assert_unchanged(g, before)
+    assert full_state(g) == full, "the complete state changed by a rejected action"
+
+
+def with_libraries(g: mtgsim.Game, n: int = 10, name: str = "Island") -> mtgsim.Game:
+    """Gives every player ``n`` library cards, so that passing through draw steps loses nobody."""
+    for p in range(g.num_players):
+        g.add_cards(p, "library", [name] * n)
+    return g
+
+
+def redefine(g: mtgsim.Game, placeholder: str, definition: dict[str, Any]) -> mtgsim.Game:
+    """A copy of ``g`` in which every card named ``placeholder`` (a built-in card already in the
+    game) has the card definition ``definition`` instead: a card record of the built-in format,
+    with its ``"rules"`` object written out (keyword lines of the Oracle text are not re-read).
+
+    Used only for mechanics that no built-in card has ({X}, hybrid and Phyrexian costs,
+    kicked-only targets, kicker with flashback). It goes through the saved-state format
+    (``Game._load``), which keeps each game's card definitions."""
+    import json
+
+    saved = json.loads(full_state(g))
+    hits = [i for i, d in enumerate(saved["defs"]) if d["name"] == placeholder]
+    assert hits, f"{placeholder} is not in the game"
+    for i in hits:
+        saved["defs"][i] = definition
+    return mtgsim.Game._load(json.dumps(saved))

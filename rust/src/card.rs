@@ -224,6 +224,7 @@ impl CardDef {
             crate::filter::CardFilter::parse(filter).map_err(|e| err(&format!("rules.static[{i}].filter"), e.to_string()))?;
         }
         validate_effects(&rules.spell, rules.targets.len(), "rules.spell").map_err(|(f, why)| err(&f, why))?;
+        validate_effects(&rules.as_enters, 0, "rules.as_enters").map_err(|(f, why)| err(&f, why))?;
         let subtypes: Box<[Box<str>]> = subtypes.into_iter().map(Into::into).collect();
         Ok(CardDef {
             mana: ManaProfile::of(&subtypes, &rules),

@@ -103,6 +103,9 @@ impl Game {
                 self.stack.len()
             )));
         }
+        if opts.without_paying && opts.flashback {
+            return Err(illegal("flashback and \"without paying its mana cost\" are both alternative costs; a spell can use only one (CR 118.9a, 601.2b)"));
+        }
         let base: Vec<ManaSymbol> = if opts.without_paying {
             Vec::new()
         } else if opts.flashback {
@@ -185,6 +188,7 @@ impl Game {
             return Err(illegal(format!("player {p} has already played a land this turn (CR 305.2)")));
         }
         let new = self.move_slot(slot, ZoneKind::Battlefield, Position::Top);
+        self.entered_battlefield(slot);
         self.lands_played += 1;
         self.passes = 0;
         self.log.push_with(|| Event::LandPlayed { player: p, card: new });
@@ -282,7 +286,7 @@ impl CastProc {
                 Stage::Targets(i) => {
                     let def = g.defs[g.objects[self.card.slot() as usize].def as usize].clone();
                     if i >= def.rules.targets.len() {
-                        self.stage = Stage::Pay;
+                        self.stage = Stage::Sticker;
                         continue;
                     }
                     let spec = &def.rules.targets[i];
@@ -299,6 +303,16 @@ impl CastProc {
                         Some(KickedRequirement::With(k)) => self.kicks.get(k).is_some_and(|&n| n > 0),
                     };
                     if !needed {
+                        if self.opts.targets.as_ref().and_then(|t| t.get(i)).is_some_and(|t| !t.is_empty()) {
+                            return Step::Fail(invalid(format!(
+                                "target {i} of {} exists only if it is kicked{}, and it isn't (CR 702.33g)",
+                                def.name,
+                                match spec.if_kicked {
+                                    Some(KickedRequirement::With(k)) => format!(" with kicker {}", (b'A' + k as u8) as char),
+                                    _ => String::new(),
+                                }
+                            )));
+                        }
                         self.targets.push(Vec::new());
                         self.stage = Stage::Targets(i + 1);
                         continue;
@@ -348,27 +362,41 @@ impl CastProc {
                         },
                     };
                     self.commit(g, &payment);
-                    let sticker_kicked = self.kickers.iter().zip(&self.kicks).any(|(k, &n)| k.sticker && n > 0);
-                    if !sticker_kicked {
-                        return self.finish(g);
+                    if self.sticker_kicked() {
+                        // CR 702.33h: the additional cost: a ticket counter, and the sticker
+                        // if one was chosen.
+                        let _ = g.change_player_counters_internal(self.caster, "ticket", 1);
+                        self.put_sticker(g, self.opts.sticker == Some(true));
                     }
-                    // CR 702.33h: a ticket counter, then maybe a sticker.
-                    let _ = g.change_player_counters_internal(self.caster, "ticket", 1);
-                    self.stage = Stage::Sticker;
-                    if let Some(yes) = self.opts.sticker {
-                        self.put_sticker(g, yes);
-                        return self.finish(g);
-                    }
-                    return self.ask(Purpose::Sticker, Choice::YesNo);
-                }
-                Stage::Sticker => {
-                    self.asked = false;
-                    let Answer::YesNo { yes } = g.take_answer() else { unreachable!("validated") };
-                    self.put_sticker(g, yes);
                     return self.finish(g);
+                }
+                // Whether to put a sticker on the spell, chosen with the other announcements
+                // so that the whole cost is paid at once (CR 601.2h).
+                Stage::Sticker => {
+                    if self.asked {
+                        self.asked = false;
+                        let Answer::YesNo { yes } = g.take_answer() else { unreachable!("validated") };
+                        self.opts.sticker = Some(yes);
+                    } else if self.sticker_kicked() && self.opts.sticker.is_none() {
+                        return self.ask(Purpose::Sticker, Choice::YesNo);
+                    }
+                    self.stage = Stage::Pay;
                 }
             }
         }
+    }
+
+    fn sticker_kicked(&self) -> bool {
+        self.kickers.iter().zip(&self.kicks).any(|(k, &n)| k.sticker && n > 0)
+    }
+
+    /// Checks a "pay_mana" answer before it is accepted: the chosen sources must pay the cost.
+    pub(crate) fn check_payment(&self, g: &Game, cards: &[ObjId]) -> Result<()> {
+        let cost = self.cost_to_pay(g, &self.kicks, self.x);
+        let ids: Vec<u64> = cards.iter().map(|c| c.0).collect();
+        solve_with(&cost, &g.players[self.caster as usize].pool, &g.mana_sources(self.caster), &ids)
+            .map(|_| ())
+            .map_err(|why| Error::InvalidAnswer { decision: "pay_mana".into(), reason: why })
     }
 
     /// The card moves to the stack with its choices, and the cost is paid.

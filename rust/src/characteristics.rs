@@ -2,18 +2,37 @@
 //! with counters (CR 208, 613.4c). Continuous effects join here as they arrive (CR 613).
 
 use crate::game::Game;
+use crate::rules::PowerToughness;
 
 impl Game {
     /// Power of the permanent in `slot`: printed value (a characteristic-defining `*` counts as
     /// 0 until its ability is modelled) plus +1/+1 and minus -1/-1 counters.
     pub(crate) fn power_of(&self, slot: u32) -> i64 {
         let def = self.def_of_slot(slot);
-        printed(def.power.as_deref()) + self.counter_bonus(slot)
+        let base = match self.defined_power_toughness(slot) {
+            Some(v) => v,
+            None => printed(def.power.as_deref()),
+        };
+        base + self.counter_bonus(slot)
     }
 
     pub(crate) fn toughness_of(&self, slot: u32) -> i64 {
         let def = self.def_of_slot(slot);
-        printed(def.toughness.as_deref()) + self.counter_bonus(slot)
+        let base = match self.defined_power_toughness(slot) {
+            Some(v) => v,
+            None => printed(def.toughness.as_deref()),
+        };
+        base + self.counter_bonus(slot)
+    }
+
+    /// A characteristic-defining ability's value (layer 7a, CR 613.4a), if the card has one.
+    fn defined_power_toughness(&self, slot: u32) -> Option<i64> {
+        match self.def_of_slot(slot).rules.power_toughness.as_ref()? {
+            PowerToughness::HighestManaValueInYourGraveyard => {
+                let you = self.objects[slot as usize].controller;
+                Some(self.players[you as usize].graveyard.iter().map(|&s| self.def_of_slot(s).mana_value() as i64).max().unwrap_or(0))
+            }
+        }
     }
 
     fn counter_bonus(&self, slot: u32) -> i64 {

@@ -42,7 +42,7 @@ impl Game {
                 let o = &self.objects[s as usize];
                 o.controller == p && !o.tapped
             })
-            .filter_map(|&s| self.mana_ability(s).map(|(options, amount)| ManaSource { id: self.id_of(s).0, options: options.to_vec(), amount }))
+            .filter_map(|&s| self.mana_ability(s).map(|(options, amount)| ManaSource { id: self.id_of(s).0, options: options.iter().copied().collect(), amount }))
             .collect()
     }
 
@@ -119,6 +119,7 @@ impl Game {
         };
         self.objects[slot as usize].tapped = true;
         self.players[p as usize].pool.add(ty, amount);
+        self.passes = 0; // CR 117.3c: acting keeps priority; the round of passing starts over
         self.log.push_with(|| Event::ManaAdded { player: p, source, mana: ty.to_string().repeat(amount as usize) });
         Ok(())
     }

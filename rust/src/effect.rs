@@ -33,6 +33,7 @@ pub struct EffectCtx {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct EffectProc {
     def: u32,
+    root: Root,
     path: Vec<(u16, bool)>,
     pc: u16,
     /// Waiting for the choice of a card to put from hand (the instruction at `pc - 1`).
@@ -40,13 +41,28 @@ pub(crate) struct EffectProc {
     ctx: EffectCtx,
 }
 
+/// Which of a card's instruction lists runs.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+enum Root {
+    Spell,
+    AsEnters,
+}
+
 impl EffectProc {
     pub(crate) fn spell(def: u32, ctx: EffectCtx) -> EffectProc {
-        EffectProc { def, path: Vec::new(), pc: 0, choosing: false, ctx }
+        EffectProc { def, root: Root::Spell, path: Vec::new(), pc: 0, choosing: false, ctx }
+    }
+
+    pub(crate) fn as_enters(def: u32, ctx: EffectCtx) -> EffectProc {
+        EffectProc { def, root: Root::AsEnters, path: Vec::new(), pc: 0, choosing: false, ctx }
     }
 
     fn list<'a>(&self, g: &'a Game) -> &'a [Effect] {
-        let mut list: &[Effect] = &g.defs[self.def as usize].rules.spell;
+        let rules = &g.defs[self.def as usize].rules;
+        let mut list: &[Effect] = match self.root {
+            Root::Spell => &rules.spell,
+            Root::AsEnters => &rules.as_enters,
+        };
         for &(i, branch) in &self.path {
             match &list[i as usize] {
                 Effect::If { then, otherwise, .. } => list = if branch { then } else { otherwise },
@@ -64,9 +80,10 @@ impl EffectProc {
             for c in cards {
                 let from = g.objects[c.slot() as usize].zone;
                 let card = g.move_slot(c.slot(), ZoneKind::Battlefield, Position::Top);
+                g.entered_battlefield(c.slot());
                 let o = &mut g.objects[c.slot() as usize];
                 o.controller = self.ctx.controller;
-                o.tapped = tapped;
+                o.tapped |= tapped;
                 let to = o.zone;
                 g.log.push_with(|| Event::Moved { from_id: c, card, from, to });
             }
@@ -83,7 +100,7 @@ impl EffectProc {
                     return Step::Done;
                 }
                 Some(Pending::Branch(branch)) => {
-                    let mut inner = EffectProc { def: self.def, path: self.path.clone(), pc: 0, choosing: false, ctx: self.ctx.clone() };
+                    let mut inner = EffectProc { def: self.def, root: self.root, path: self.path.clone(), pc: 0, choosing: false, ctx: self.ctx.clone() };
                     inner.path.push((self.pc - 1, branch));
                     g.frames.push(Frame::Effect(Box::new(self)));
                     g.frames.push(Frame::Effect(Box::new(inner)));

@@ -560,6 +560,9 @@ impl Game {
         let decision = self.pending.as_ref().ok_or(Error::NoDecisionPending)?;
         let answer = answer.coerce(&decision.choice);
         decision.validate(&answer)?;
+        if let (crate::decision::Purpose::PayMana, Answer::Cards { cards }, Some(Frame::Cast(cast))) = (decision.purpose, &answer, self.frames.last()) {
+            cast.check_payment(self, cards)?;
+        }
         let snapshot = self.needs_snapshot().then(|| self.clone());
         self.pending = None;
         self.answer = Some(answer);
@@ -802,6 +805,13 @@ impl Game {
             Position::Bottom => v.insert(0, slot),
         }
         id
+    }
+
+    /// What happens to any permanent as it enters (CR 614.1c): "enters tapped".
+    pub(crate) fn entered_battlefield(&mut self, slot: u32) {
+        if self.def_of_slot(slot).rules.enters_tapped {
+            self.objects[slot as usize].tapped = true;
+        }
     }
 
     /// Replaces this game's state with a copy of `src`, reusing this game's allocations

@@ -25,7 +25,10 @@ pub fn import_keywords(oracle_text: &str, rules: &mut CardRules) {
     let explicit_kicker = !rules.kicker.is_empty();
     for raw in oracle_text.lines() {
         let line = without_reminder(raw);
-        if line.eq_ignore_ascii_case("flash") {
+        let lower = line.to_ascii_lowercase();
+        if lower == "this land enters tapped." || lower.ends_with(" enters the battlefield tapped.") || lower.ends_with(" enters tapped.") {
+            rules.enters_tapped = true;
+        } else if line.eq_ignore_ascii_case("flash") {
             rules.flash = true;
         } else if let Some(cost) = strip_prefix_ci(&line, "flashback ").and_then(|c| ManaCost::parse(c.trim()).ok()) {
             if rules.flashback.is_none() {

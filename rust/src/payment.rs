@@ -133,6 +133,46 @@ impl fmt::Display for ManaType {
     }
 }
 
+/// A set of mana types as bits (W, U, B, R, G, C): what a source can make. `Copy`, so
+/// listing a player's sources allocates nothing per source.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ManaTypes(pub u8);
+
+impl ManaTypes {
+    pub fn single(t: ManaType) -> ManaTypes {
+        ManaTypes(t.bit())
+    }
+    pub fn insert(&mut self, t: ManaType) {
+        self.0 |= t.bit();
+    }
+    pub fn contains(&self, t: &ManaType) -> bool {
+        self.0 & t.bit() != 0
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0 == 0
+    }
+    pub fn len(&self) -> usize {
+        self.0.count_ones() as usize
+    }
+    /// The types in W, U, B, R, G, C order.
+    pub fn iter(&self) -> impl Iterator<Item = ManaType> + '_ {
+        ManaType::ALL.into_iter().filter(move |t| self.contains(t))
+    }
+    pub fn first(&self) -> Option<ManaType> {
+        self.iter().next()
+    }
+}
+
+impl FromIterator<ManaType> for ManaTypes {
+    fn from_iter<I: IntoIterator<Item = ManaType>>(iter: I) -> ManaTypes {
+        let mut m = ManaTypes::default();
+        for t in iter {
+            m.insert(t);
+        }
+        m
+    }
+}
+
 /// Mana by type (CR 106.4): `amounts[t.index()]` for W, U, B, R, G, C.
 ///
 /// Displays as its symbols in WUBRGC order, e.g. `{W}{U}{C}`; the empty pool displays as
@@ -233,18 +273,18 @@ impl fmt::Display for ManaPool {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ManaSource {
     pub id: u64,
-    pub options: Vec<ManaType>,
+    pub options: ManaTypes,
     pub amount: u32,
 }
 
 impl ManaSource {
-    pub fn new(id: u64, options: Vec<ManaType>, amount: u32) -> ManaSource {
-        ManaSource { id, options, amount }
+    pub fn new(id: u64, options: impl IntoIterator<Item = ManaType>, amount: u32) -> ManaSource {
+        ManaSource { id, options: options.into_iter().collect(), amount }
     }
 
     /// A source making one mana of one type (a basic land).
     pub fn basic(id: u64, t: ManaType) -> ManaSource {
-        ManaSource { id, options: vec![t], amount: 1 }
+        ManaSource { id, options: ManaTypes::single(t), amount: 1 }
     }
 
     /// The set of types it can make, as bits; 0 if it makes no mana.
@@ -252,7 +292,7 @@ impl ManaSource {
         if self.amount == 0 {
             return 0;
         }
-        self.options.iter().fold(0, |m, t| m | t.bit())
+        self.options.0
     }
 }
 
@@ -454,10 +494,11 @@ fn solve_simple(need: &[u64; 6], generic: u64, pool: &ManaPool, sources: &[ManaS
     let mut have = [0u64; 6];
     for (i, s) in sources.iter().enumerate() {
         let Some(first) = s.options.first() else { continue };
+        let _ = first;
         if s.amount == 0 {
             continue;
         }
-        if s.options[1..].iter().any(|t| t != first) {
+        if s.options.len() > 1 {
             return None;
         }
         let t = first.index();
@@ -499,7 +540,7 @@ fn solve_simple(need: &[u64; 6], generic: u64, pool: &ManaPool, sources: &[ManaS
             let t = kind[i] as usize;
             if t < 6 && rest[t] > 0 {
                 tapped |= 1 << i;
-                taps.push((s.id, s.options[0]));
+                taps.push((s.id, s.options.first().expect("sources that make mana have a type")));
                 let amount = s.amount as u64;
                 let k = amount.min(rest[t]);
                 rest[t] -= k;
@@ -525,7 +566,7 @@ fn solve_simple(need: &[u64; 6], generic: u64, pool: &ManaPool, sources: &[ManaS
         for (i, s) in sources.iter().enumerate() {
             let t = kind[i] as usize;
             if t < 6 && tapped & (1 << i) == 0 {
-                taps.push((s.id, s.options[0]));
+                taps.push((s.id, s.options.first().expect("sources that make mana have a type")));
                 let amount = s.amount as u64;
                 let k = amount.min(g);
                 spent[t] += k;
@@ -960,7 +1001,7 @@ impl<'a> Builder<'a> {
             }
             let s = &sources[i];
             let mut seen = 0u8;
-            for &ty in &s.options {
+            for ty in s.options.iter() {
                 let b = ty.bit();
                 let t = ty.index();
                 if mask & b == 0 || seen & b != 0 {
@@ -1002,7 +1043,7 @@ impl<'a> Builder<'a> {
                 continue;
             }
             let s = &sources[i];
-            let ty = s.options[0];
+            let ty = s.options.first().expect("sources that make mana have a type");
             let amount = s.amount as u64;
             let k = amount.min(g);
             self.tapped.set(i, true);
@@ -1037,8 +1078,8 @@ impl<'a> Builder<'a> {
             if !self.tapped.get(i) {
                 let s = &self.sources[i];
                 self.tapped.set(i, true);
-                self.taps.push((s.id, s.options[0]));
-                self.excess[s.options[0].index()] += s.amount as u64;
+                self.taps.push((s.id, s.options.first().expect("sources that make mana have a type")));
+                self.excess[s.options.first().expect("sources that make mana have a type").index()] += s.amount as u64;
             }
         }
         let leftover: [u64; 6] = std::array::from_fn(|t| self.pool[t] + self.excess[t]);
@@ -1233,7 +1274,7 @@ mod tests {
                 return;
             }
             go(i + 1, cost, sources, m, best);
-            for t in &sources[i].options {
+            for t in sources[i].options.iter() {
                 m[t.index()] += sources[i].amount as u64;
                 go(i + 1, cost, sources, m, best);
                 m[t.index()] -= sources[i].amount as u64;

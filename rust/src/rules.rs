@@ -206,6 +206,15 @@ pub struct EntersWithCounters {
     pub condition: Option<Condition>,
 }
 
+/// Characteristic-defining power and toughness.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PowerToughness {
+    /// "Power and toughness are each equal to the highest mana value among cards in your
+    /// graveyard" (Monstrous War-Leech).
+    HighestManaValueInYourGraveyard,
+}
+
 /// A mana ability: "{T}: Add one mana of [options]" (CR 605), `amount` of one chosen type.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -266,6 +275,16 @@ pub struct CardRules {
     pub spell: Vec<Effect>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub enters_with_counters: Vec<EntersWithCounters>,
+    /// "This permanent enters tapped" (CR 614.1c).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub enters_tapped: bool,
+    /// "As this enters, ..." instructions, done as part of entering, before state-based actions
+    /// look at it (CR 614.1c-d).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub as_enters: Vec<Effect>,
+    /// A characteristic-defining ability setting power and toughness (CR 604.3, 208.2a).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub power_toughness: Option<PowerToughness>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mana: Vec<ManaAbility>,
     #[serde(default, rename = "static", skip_serializing_if = "Vec::is_empty")]

@@ -87,6 +87,11 @@ impl ResolveProc {
 }
 
 impl Game {
+    /// Forgets a spell's stack entry when its card is moved off the stack by other means.
+    pub(crate) fn drop_stack_item(&mut self, slot: u32) {
+        self.take_stack_item(slot);
+    }
+
     /// Removes a spell's entry from the stack; returns its item.
     fn take_stack_item(&mut self, slot: u32) -> Option<StackItem> {
         let i = self.stack_items.iter().rposition(|it| it.slot == slot)?;
@@ -131,6 +136,7 @@ impl Game {
         o.controller = item.controller;
         o.cast = cast;
         let def = self.defs[o.def as usize].clone();
+        self.entered_battlefield(slot);
         for ew in &def.rules.enters_with_counters {
             if ew.condition.as_ref().is_none_or(|c| condition_on_cast(c, &cast)) {
                 let n = match &ew.count {
@@ -145,6 +151,12 @@ impl Game {
             }
         }
         self.log.push_with(|| Event::Resolved { spell, card: Some(card) });
+        if !def.rules.as_enters.is_empty() {
+            // CR 614.1c: done as it enters, before state-based actions (which run after the
+            // whole resolution) look at it.
+            let ctx = EffectCtx { controller: item.controller, source: slot, source_id: card, cast, targets: Vec::new(), legal: Vec::new() };
+            self.frames.push(Frame::Effect(Box::new(EffectProc::as_enters(self.objects[slot as usize].def, ctx))));
+        }
     }
 
     /// Counters a spell (CR 701.6a): it leaves the stack for its owner's graveyard.

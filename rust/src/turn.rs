@@ -191,8 +191,9 @@ impl Game {
         }
     }
 
-    /// Every player passes with an empty stack until the game reaches `step` (of this turn or
-    /// the next). Stops early for a decision or the end of the game.
+    /// Every player passes with an empty stack until the game reaches the next `step` (later
+    /// this turn, or next turn's if it is now in that step or past it). Stops early for a
+    /// decision or the end of the game.
     pub fn advance_to(&mut self, step: Step) -> Result<Progress> {
         self.ensure_idle()?;
         if !self.stack.is_empty() {
@@ -201,13 +202,14 @@ impl Game {
         if matches!(step, Step::Untap | Step::Cleanup | Step::DeclareBlockers | Step::CombatDamage) {
             return Err(invalid(format!("the game never stops in the {} step without combat or a decision", step.name())));
         }
-        let mut moved = false;
+        let (start_step, start_turn) = (self.step, self.turn);
+        let mut left = false;
         loop {
-            if moved && self.step == step {
+            left |= self.step != start_step || self.turn != start_turn;
+            if left && self.step == step {
                 return Ok(Progress::Done(Vec::new()));
             }
             let progress = self.pass_priority()?;
-            moved = true;
             if progress == Progress::Paused || self.is_over() {
                 return Ok(progress);
             }

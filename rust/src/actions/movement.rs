@@ -46,9 +46,15 @@ impl Game {
             }
             return Ok(id);
         }
+        if from.kind == ZoneKind::Stack {
+            self.drop_stack_item(slot); // the spell leaves the stack with everything it was cast with
+        }
         let card = self.move_slot(slot, to, pos);
+        if to == ZoneKind::Battlefield {
+            self.entered_battlefield(slot);
+        }
         let o = &mut self.objects[slot as usize];
-        o.tapped = entering.tapped;
+        o.tapped |= entering.tapped;
         if let Some(c) = controller {
             o.controller = c;
         }

@@ -145,7 +145,8 @@ impl SearchProc {
             let from = g.objects[slot as usize].zone;
             let card = g.move_slot(slot, to, Position::Top);
             if let Destination::Battlefield { tapped } = self.spec.to {
-                g.objects[slot as usize].tapped = tapped;
+                g.entered_battlefield(slot);
+                g.objects[slot as usize].tapped |= tapped;
             }
             let to_zone = g.objects[slot as usize].zone;
             g.log.push_with(|| Event::Moved { from_id, card, from, to: to_zone });
