@@ -58,9 +58,11 @@ enum Stage {
 pub(crate) struct CastProc {
     caster: u8,
     card: ObjId,
-    /// Printed kicker abilities, then granted ones.
-    kickers: Vec<Kicker>,
+    /// The card's definition index: its printed kicker abilities come first ...
+    def: u32,
     printed_kickers: usize,
+    /// ... then kicker abilities other objects grant it (sticker kicker).
+    granted: Vec<Kicker>,
     kicks: Vec<u32>,
     x: u32,
     targets: Vec<Vec<TargetRef>>,
@@ -124,14 +126,14 @@ impl Game {
                 format!("{} has no X in its cost", def.name)
             }));
         }
-        let mut kickers = def.rules.kicker.clone();
-        let printed_kickers = kickers.len();
-        kickers.extend(self.granted_kickers(caster, &def));
+        let granted = self.granted_kickers(caster, &def);
+        let printed_kickers = def.rules.kicker.len();
+        let kickers: Vec<&Kicker> = def.rules.kicker.iter().chain(&granted).collect();
         if let Some(k) = &opts.kicks {
             if k.len() > kickers.len() {
                 return Err(invalid(format!("{} has {} kicker abilit{} here, not {}", def.name, kickers.len(), if kickers.len() == 1 { "y" } else { "ies" }, k.len())));
             }
-            for (i, (&n, kicker)) in k.iter().zip(&kickers).enumerate() {
+            for (i, (&n, kicker)) in k.iter().zip(kickers.iter().copied()).enumerate() {
                 if n > 1 && !kicker.multi {
                     return Err(invalid(format!("kicker {} can be paid at most once (only multikicker repeats, CR 702.33c)", i)));
                 }
@@ -149,8 +151,9 @@ impl Game {
         let proc = CastProc {
             caster,
             card,
-            kickers,
+            def: o.def,
             printed_kickers,
+            granted,
             kicks: Vec::new(),
             x: 0,
             targets: Vec::new(),
@@ -211,8 +214,18 @@ impl Game {
 }
 
 impl CastProc {
+    /// Kicker ability `i`: printed ones first, then granted ones.
+    fn kicker<'a>(&'a self, g: &'a Game, i: usize) -> Option<&'a Kicker> {
+        g.defs[self.def as usize].rules.kicker.get(i).or_else(|| self.granted.get(i - self.printed_kickers.min(i)))
+    }
+
+    fn kicker_count(&self) -> usize {
+        self.printed_kickers + self.granted.len()
+    }
+
     fn cost_to_pay(&self, g: &Game, kicks: &[u32], x: u32) -> CostToPay {
-        let symbols = total_cost(&self.base, &self.kickers, kicks, x, self.increase, self.reduction);
+        let kickers = g.defs[self.def as usize].rules.kicker.iter().chain(&self.granted);
+        let symbols = total_cost(&self.base, kickers, kicks, x, self.increase, self.reduction);
         CostToPay { symbols, x: 0, life_available: g.players[self.caster as usize].life as i64 }
     }
 
@@ -226,7 +239,7 @@ impl CastProc {
         loop {
             match self.stage.clone() {
                 // CR 601.2b: announce the kicker costs to pay.
-                Stage::Kicker(i) if i >= self.kickers.len() => self.stage = Stage::X,
+                Stage::Kicker(i) if i >= self.kicker_count() => self.stage = Stage::X,
                 Stage::Kicker(i) => {
                     if self.asked {
                         self.asked = false;
@@ -245,8 +258,9 @@ impl CastProc {
                         continue;
                     }
                     // Offer only what can be paid along with what is already announced.
-                    let kicker = &self.kickers[i];
-                    let cap = if kicker.multi { MAX_ANNOUNCED } else { 1 };
+                    let kicker = self.kicker(g, i).expect("i < kicker_count");
+                    let multi = kicker.multi;
+                    let cap = if multi { MAX_ANNOUNCED } else { 1 };
                     let sources = g.mana_sources(self.caster);
                     let pool = &g.players[self.caster as usize].pool;
                     let base = self.cost_to_pay(g, &self.kicks, 0);
@@ -257,7 +271,7 @@ impl CastProc {
                         self.stage = Stage::Kicker(i + 1);
                         continue;
                     }
-                    return if kicker.multi {
+                    return if multi {
                         self.ask(Purpose::Multikicker { index }, Choice::Number { min: 0, max })
                     } else {
                         self.ask(Purpose::Kicker { index }, Choice::YesNo)
@@ -387,7 +401,7 @@ impl CastProc {
     }
 
     fn sticker_kicked(&self) -> bool {
-        self.kickers.iter().zip(&self.kicks).any(|(k, &n)| k.sticker && n > 0)
+        self.kicks.iter().enumerate().any(|(i, &n)| n > 0 && i >= self.printed_kickers && self.granted[i - self.printed_kickers].sticker)
     }
 
     /// Checks a "pay_mana" answer before it is accepted: the chosen sources must pay the cost.
@@ -455,13 +469,13 @@ impl Game {
         let slot = self.slot_of(card)?;
         let p = self.objects[slot as usize].owner;
         let def = &self.defs[self.objects[slot as usize].def as usize];
-        let mut kickers = def.rules.kicker.clone();
-        kickers.extend(self.granted_kickers(p, def));
-        if kicks.len() > kickers.len() {
-            return Err(invalid(format!("{} has {} kicker abilities here, not {}", def.name, kickers.len(), kicks.len())));
+        let granted = self.granted_kickers(p, def);
+        let count = def.rules.kicker.len() + granted.len();
+        if kicks.len() > count {
+            return Err(invalid(format!("{} has {count} kicker abilities here, not {}", def.name, kicks.len())));
         }
         let (up, down) = self.spell_cost_changes(p, def);
-        let symbols = total_cost(def.mana_cost.symbols(), &kickers, kicks, x, up, down);
+        let symbols = total_cost(def.mana_cost.symbols(), def.rules.kicker.iter().chain(&granted), kicks, x, up, down);
         let cost = CostToPay { symbols, x: 0, life_available: self.players[p as usize].life as i64 };
         let payable = solve(&cost, &self.players[p as usize].pool, &self.mana_sources(p)).is_some();
         Ok((cost.symbols, payable))

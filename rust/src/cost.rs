@@ -141,7 +141,7 @@ fn matches(filter: &str, def: &CardDef) -> bool {
 /// The total mana cost (CR 601.2f): `base` plus each kicker cost times its count plus the
 /// increase, with X as generic, minus the reduction from the generic part only (never below
 /// {0}).
-pub(crate) fn total_cost(base: &[ManaSymbol], kickers: &[Kicker], kicks: &[u32], x: u32, increase: u32, reduction: u32) -> Vec<ManaSymbol> {
+pub(crate) fn total_cost<'a>(base: &[ManaSymbol], kickers: impl Iterator<Item = &'a Kicker>, kicks: &[u32], x: u32, increase: u32, reduction: u32) -> Vec<ManaSymbol> {
     let mut generic = increase;
     let mut out = Vec::with_capacity(base.len() + 4);
     let mut push = |s: &ManaSymbol, generic: &mut u32| match s {
@@ -152,7 +152,7 @@ pub(crate) fn total_cost(base: &[ManaSymbol], kickers: &[Kicker], kicks: &[u32],
     for s in base {
         push(s, &mut generic);
     }
-    for (k, &n) in kickers.iter().zip(kicks) {
+    for (k, &n) in kickers.zip(kicks) {
         for _ in 0..n {
             for s in k.cost.symbols() {
                 push(s, &mut generic);

@@ -1,5 +1,7 @@
 //! Counters on players and objects (CR 122). Counters with the same name are interchangeable.
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 
 use crate::error::{invalid, Result};
@@ -8,7 +10,17 @@ use crate::error::{invalid, Result};
 /// A handful of kinds at most, so a vector beats a map and keeps a stable order.
 #[derive(Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
-pub struct Counters(Vec<(Box<str>, u32)>);
+pub struct Counters(Vec<(Cow<'static, str>, u32)>);
+
+/// Counter names common enough to keep without allocating.
+const KNOWN: [&str; 8] = ["+1/+1", "-1/-1", "charge", "loyalty", "ticket", "poison", "energy", "experience"];
+
+fn name(kind: &str) -> Cow<'static, str> {
+    match KNOWN.iter().find(|k| **k == kind) {
+        Some(k) => Cow::Borrowed(k),
+        None => Cow::Owned(kind.to_string()),
+    }
+}
 
 impl Clone for Counters {
     fn clone(&self) -> Self {
@@ -31,7 +43,7 @@ impl Counters {
         }
         match self.0.iter_mut().find(|(k, _)| &**k == kind) {
             Some((_, have)) => *have = have.saturating_add(n),
-            None => self.0.push((kind.into(), n)),
+            None => self.0.push((name(kind), n)),
         }
     }
 

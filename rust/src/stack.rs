@@ -41,10 +41,10 @@ impl ResolveProc {
             g.give_priority(g.active);
             return Step::Done;
         }
-        let Some(item) = g.stack_items.last().cloned() else {
+        let Some(item) = g.stack_items.last() else {
             return Step::Done;
         };
-        let slot = item.slot;
+        let (slot, controller) = (item.slot, item.controller);
         let def_index = g.objects[slot as usize].def;
         let def = g.defs[def_index as usize].clone();
         // CR 608.2b: a spell whose targets are all illegal now doesn't resolve.
@@ -54,7 +54,7 @@ impl ResolveProc {
         let mut any_legal = false;
         for (i, chosen) in item.targets.iter().enumerate() {
             let kind = specs[i].kind;
-            let row: Vec<bool> = chosen.iter().map(|&t| g.target_is_legal(kind, t, item.controller, Some(slot))).collect();
+            let row: Vec<bool> = chosen.iter().map(|&t| g.target_is_legal(kind, t, controller, Some(slot))).collect();
             any_target |= !row.is_empty();
             any_legal |= row.iter().any(|&b| b);
             legal.push(row);
@@ -73,11 +73,11 @@ impl ResolveProc {
             return Step::Done;
         }
         let ctx = EffectCtx {
-            controller: item.controller,
+            controller,
             source: slot,
             source_id: g.id_of(slot),
             cast: g.objects[slot as usize].cast,
-            targets: item.targets,
+            targets: g.stack_items.last().map(|it| it.targets.clone()).unwrap_or_default(),
             legal,
         };
         g.frames.push(Frame::Resolve(ResolveProc { finishing: Some(slot) }));
