@@ -170,8 +170,9 @@ impl Decision {
     /// The only legal answer, when there is exactly one (such decisions are not asked).
     pub fn forced_answer(&self) -> Option<Answer> {
         match &self.choice {
-            // Nothing to choose, or everything must be chosen (graveyard order of cards that
-            // arrive together is not asked, see `Game::move_all`).
+            // Nothing to choose, or everything must be chosen. (The order of cards that reach a
+            // graveyard together is not asked: they keep the order they were chosen or milled
+            // in; see the README, "Order".)
             Choice::Cards { options, min, .. } if *min as usize >= options.len() => Some(Answer::Cards { cards: options.clone() }),
             Choice::Cards { max: 0, .. } => Some(Answer::Cards { cards: Vec::new() }),
             Choice::Scry { cards } if cards.is_empty() => Some(Answer::Scry { top: Vec::new(), bottom: Vec::new() }),

@@ -536,19 +536,23 @@ impl Game {
     }
 
     /// The player concedes (CR 104.3a).
-    /// A player may concede at any time (CR 104.3a), even while a decision is pending; an
-    /// action in progress then stops where it is (what it already did stays done).
+    /// A player may concede at any time (CR 104.3a), even while a decision is pending. If
+    /// the decision was the conceding player's, the action in progress stops where it is
+    /// (what it already did stays done); another player's decision stays pending, and the
+    /// action goes on without the player who left (CR 800.4a).
     pub fn concede(&mut self, player: usize) -> Result<()> {
         if self.outcome.is_some() {
             return Err(Error::GameOver);
         }
         let p = self.check_live_player(player)?;
-        self.frames.clear();
-        self.pending = None;
-        self.answer = None;
-        self.output.clear();
         self.lose(p, LossReason::Conceded);
         self.check_state_based_actions();
+        if self.outcome.is_some() || self.pending.as_ref().is_some_and(|d| d.player == p) {
+            self.frames.clear();
+            self.pending = None;
+            self.answer = None;
+            self.output.clear();
+        }
         Ok(())
     }
 
@@ -807,10 +811,17 @@ impl Game {
         id
     }
 
-    /// What happens to any permanent as it enters (CR 614.1c): "enters tapped".
+    /// What happens to any permanent as it enters: "enters tapped" (CR 614.1c); a
+    /// planeswalker enters with its printed loyalty (CR 306.5b).
     pub(crate) fn entered_battlefield(&mut self, slot: u32) {
-        if self.def_of_slot(slot).rules.enters_tapped {
+        let def = self.defs[self.objects[slot as usize].def as usize].clone();
+        if def.rules.enters_tapped {
             self.objects[slot as usize].tapped = true;
+        }
+        if def.is(crate::card::CardType::Planeswalker) {
+            if let Some(n) = def.loyalty.as_deref().and_then(|l| l.parse::<u32>().ok()) {
+                let _ = self.put_counters(slot, "loyalty", n);
+            }
         }
     }
 

@@ -193,7 +193,11 @@ fn answer_from_py(ob: &Bound<'_, PyAny>) -> PyResult<Answer> {
         return u32::try_from(n).map(|n| Answer::Number { n }).map_err(|_| fail(format!("{n} is not a number a decision can take")));
     }
     if let Ok(seq) = ob.cast::<PySequence>() {
-        if !ob.is_instance_of::<PyString>() && seq.try_iter()?.any(|x| x.is_ok_and(|x| x.is_instance_of::<PyDict>() || x.is_instance_of::<PyTuple>())) {
+        let names_a_player = |x: &Bound<'_, PyAny>| {
+            x.is_instance_of::<PyDict>()
+                || x.cast::<PyTuple>().is_ok_and(|t| t.get_item(0).is_ok_and(|k| k.extract::<String>().is_ok_and(|k| k == "player")))
+        };
+        if !ob.is_instance_of::<PyString>() && seq.try_iter()?.any(|x| x.is_ok_and(|x| names_a_player(&x))) {
             let targets = seq.try_iter()?.map(|x| target_from_py(&x?)).collect::<PyResult<Vec<_>>>()?;
             return Ok(Answer::Targets { targets });
         }

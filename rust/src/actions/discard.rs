@@ -57,6 +57,9 @@ impl Game {
 
 impl DiscardProc {
     pub(crate) fn step(mut self, g: &mut Game) -> Step {
+        if g.players[self.player as usize].lost.is_some() {
+            return Step::Done; // the player left the game (CR 800.4a)
+        }
         let hand = &g.players[self.player as usize].hand;
         let k = (self.count as usize).min(hand.len());
         if k == 0 {

@@ -39,6 +39,7 @@ impl Game {
 
     /// Each opponent of `player` mills `n` cards (what Fractured Sanity does).
     pub fn mill_opponents(&mut self, player: usize, n: i64) -> Result<Vec<Vec<ObjId>>> {
+        self.ensure_idle()?;
         let p = self.check_live_player(player)?;
         let opponents: Vec<usize> = self.opponents_of(p).into_iter().map(usize::from).collect();
         self.mill_each(&opponents, n)

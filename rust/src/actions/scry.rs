@@ -57,6 +57,12 @@ impl ScryProc {
             self.piles.push((top.iter().map(|c| c.slot()).collect(), bottom.iter().map(|c| c.slot()).collect()));
             self.asked = false;
         }
+        while let Some(&p) = self.players.get(self.piles.len()) {
+            if g.players[p as usize].lost.is_none() {
+                break;
+            }
+            self.piles.push((Vec::new(), Vec::new())); // left the game (CR 800.4a): nothing to do
+        }
         if let Some(&p) = self.players.get(self.piles.len()) {
             // Libraries don't change until everyone has decided, so looking now is looking
             // at the same time.
@@ -68,6 +74,9 @@ impl ScryProc {
             return Step::Ask(Frame::Scry(self), d);
         }
         for (&p, (top, bottom)) in self.players.iter().zip(&self.piles) {
+            if g.players[p as usize].lost.is_some() {
+                continue;
+            }
             let lib = &mut g.players[p as usize].library;
             let looked = top.len() + bottom.len();
             lib.truncate(lib.len() - looked);
@@ -77,6 +86,9 @@ impl ScryProc {
             lib.extend(top.iter().rev());
         }
         for (&p, (top, bottom)) in self.players.iter().zip(&self.piles) {
+            if g.players[p as usize].lost.is_some() {
+                continue;
+            }
             let (amount, looked, to_bottom) = (self.amount, (top.len() + bottom.len()) as u32, bottom.len() as u32);
             g.log.push_with(|| Event::Scried { player: p, amount, looked, to_bottom });
         }

@@ -85,6 +85,9 @@ impl Game {
 
 impl SearchProc {
     pub(crate) fn step(mut self, g: &mut Game) -> Step {
+        if g.players[self.searcher as usize].lost.is_some() || g.players[self.library as usize].lost.is_some() {
+            return Step::Done; // a player it needs left the game (CR 800.4a)
+        }
         match self.stage {
             Stage::Start if self.spec.optional => {
                 self.stage = Stage::AskedWhetherToSearch;
