@@ -49,7 +49,7 @@ _StepName = Literal[
 #: A target: an object id, or a player as ``{"player": p}`` or ``("player", p)``.
 _Target = Union[int, dict[str, int], tuple[str, int]]
 _Destination = Literal["hand", "battlefield", "graveyard", "exile", "library_top"]
-_PolicyName = Literal["random", "first", "manual"]
+_PolicyName = Literal["random", "first", "goldfish", "manual"]
 #: An answer: a list of ids (choose cards), a ``(top, bottom)`` pair of id lists or a dict with
 #: those keys (scry; both listed top first), or a bool (yes/no).
 _Answer = Union[
@@ -144,17 +144,30 @@ class Decision:
     def player(self) -> int:
         """Who decides."""
     @property
-    def kind(self) -> Literal["choose_cards", "scry", "yes_no", "number", "targets"]: ...
+    def kind(self) -> Literal["choose_cards", "scry", "yes_no", "number", "targets", "action"]: ...
     @property
     def purpose(
         self,
     ) -> Literal[
-        "discard", "search", "may_search", "scry", "kicker", "multikicker", "x", "targets", "pay_mana", "sticker", "put_from_hand"
+        "discard",
+        "search",
+        "may_search",
+        "scry",
+        "kicker",
+        "multikicker",
+        "x",
+        "targets",
+        "pay_mana",
+        "sticker",
+        "put_from_hand",
+        "priority",
     ]: ...
     @property
     def options(self) -> list[Any]:
         """choose_cards: the ids to choose from; scry: the cards looked at (top first);
-        targets: object ids and ``{"player": p}`` entries."""
+        targets: object ids and ``{"player": p}`` entries; action: ``{"action": "pass"}``,
+        ``{"action": "play_land", "card": id}``, ``{"action": "cast", "card": id}`` (answer with
+        the index)."""
     @property
     def min(self) -> int:
         """choose_cards/targets: the fewest to choose; number: the smallest."""
@@ -202,6 +215,9 @@ class Op:
         """The player with priority casts ``card``, paying automatically."""
     @staticmethod
     def resolve_top() -> Op: ...
+    @staticmethod
+    def play_turn() -> Op:
+        """The players' policies play until the current turn ends."""
     @staticmethod
     def cost_of(card: int, kick: bool | int | Sequence[bool | int] | None = None) -> Op:
         """Computes the total cost and whether it can be paid, without casting."""
@@ -378,6 +394,15 @@ class Game:
         spell. ``payment``: the mana sources to tap; automatic if omitted. Choices left out are
         decisions for the caster. Returns the spell's id on the stack, or None when stopped at a
         decision. An illegal cast raises and changes nothing (CR 733)."""
+    def play(self, until: str | int = "game_over", *, max_actions: int = 1000000) -> None:
+        """Plays on: whoever has priority chooses an action (pass, play a land, cast a spell) with
+        their policy; a manual player stops the game at an "action" decision. ``until``:
+        "game_over", "end_of_turn", a step name (its next beginning) or a turn number."""
+    def priority_actions(self) -> list[dict[str, Any]]:
+        """What the player with priority can do now: pass, lands to play, spells to cast."""
+    def copy_spell(self, spell: int, controller: int | None = None) -> int:
+        """Puts a copy of a spell on the stack (CR 707.10) with its choices (kicked status, X,
+        targets); it is not cast. A copy of a permanent spell becomes a token."""
     def play_land(self, card: int) -> int:
         """CR 305.1: once per turn, in your main phase with an empty stack. Returns the new id."""
     def activate_mana(self, source: int, mana: str | None = None) -> None:

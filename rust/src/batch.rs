@@ -30,6 +30,8 @@ pub enum Op {
     ResolveTop,
     /// The total cost of casting the card with these kicks, and whether it can be paid.
     CostOf { card: ObjId, kicks: Vec<u32> },
+    /// Policies play on until the current turn ends.
+    PlayTurn,
 }
 
 /// What a batch did.
@@ -62,6 +64,7 @@ impl Game {
             Op::Scry { player, n } => self.scry(*player, *n)?,
             Op::Cast { card, kicks } => self.cast(*card, CastOptions { kicks: kicks.clone(), ..CastOptions::default() })?,
             Op::ResolveTop => self.resolve_top()?,
+            Op::PlayTurn => self.play(crate::play::Until::EndOfTurn, 100_000)?,
             Op::CostOf { card, kicks } => {
                 let (_, payable) = self.cost_of(*card, kicks, 0)?;
                 Progress::Done(if payable { vec![*card] } else { Vec::new() })

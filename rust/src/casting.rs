@@ -83,6 +83,12 @@ impl Game {
     /// `Paused` at a decision; an illegal cast changes nothing.
     pub fn cast(&mut self, card: ObjId, opts: CastOptions) -> Result<Progress> {
         self.ensure_idle()?;
+        let frame = self.cast_frame(card, opts)?;
+        self.perform(frame)
+    }
+
+    /// Checks that the cast may begin (CR 601.3) and sets it up; nothing changes yet.
+    pub(crate) fn cast_frame(&self, card: ObjId, opts: CastOptions) -> Result<Frame> {
         let caster = self.priority.ok_or_else(|| illegal("nobody has priority, so no spell can be cast now (CR 117)"))?;
         let slot = self.slot_of(card)?;
         let o = self.objects[slot as usize];
@@ -166,7 +172,7 @@ impl Game {
             asked: false,
             spell: None,
         };
-        self.perform(Frame::Cast(Box::new(proc)))
+        Ok(Frame::Cast(Box::new(proc)))
     }
 
     /// The active player plays a land from their hand (CR 305.1): a special action, once per
@@ -174,6 +180,12 @@ impl Game {
     /// permanent. Putting a land onto the battlefield by an effect is not playing it.
     pub fn play_land(&mut self, card: ObjId) -> Result<ObjId> {
         self.ensure_idle()?;
+        let new = self.play_land_inner(card)?;
+        self.check_state_based_actions();
+        Ok(new)
+    }
+
+    pub(crate) fn play_land_inner(&mut self, card: ObjId) -> Result<ObjId> {
         let p = self.priority.ok_or_else(|| illegal("nobody has priority now"))?;
         let slot = self.slot_of(card)?;
         let o = self.objects[slot as usize];
@@ -195,7 +207,6 @@ impl Game {
         self.lands_played += 1;
         self.passes = 0;
         self.log.push_with(|| Event::LandPlayed { player: p, card: new });
-        self.check_state_based_actions();
         Ok(new)
     }
 

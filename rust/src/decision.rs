@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::object::ObjId;
+use crate::play::PriorityAction;
 use crate::target::TargetRef;
 
 /// What the choice is for; part of the prompt, and lets policies play sensibly.
@@ -37,6 +38,8 @@ pub enum Purpose {
     Sticker,
     /// Which card to put from hand onto the battlefield ("you may put a land card...").
     PutFromHand,
+    /// What to do with priority: pass, play a land, cast a spell (CR 117).
+    Priority,
 }
 
 impl Purpose {
@@ -53,6 +56,7 @@ impl Purpose {
             Purpose::PayMana => "pay_mana",
             Purpose::Sticker => "sticker",
             Purpose::PutFromHand => "put_from_hand",
+            Purpose::Priority => "priority",
         }
     }
 }
@@ -72,6 +76,8 @@ pub enum Choice {
     Number { min: u32, max: u32 },
     /// Between `min` and `max` distinct targets from `options` (objects or players).
     Targets { options: Vec<TargetRef>, min: u32, max: u32 },
+    /// One of the actions the player with priority may take (answered by its index).
+    Actions { options: Vec<PriorityAction> },
 }
 
 /// A pending choice.
@@ -91,6 +97,7 @@ pub enum Answer {
     YesNo { yes: bool },
     Number { n: u32 },
     Targets { targets: Vec<TargetRef> },
+    Action { index: u32 },
 }
 
 impl Decision {
@@ -101,6 +108,7 @@ impl Decision {
             Choice::YesNo => "yes_no",
             Choice::Number { .. } => "number",
             Choice::Targets { .. } => "targets",
+            Choice::Actions { .. } => "action",
         }
     }
 
@@ -141,6 +149,12 @@ impl Decision {
                 Ok(())
             }
             (Choice::YesNo, Answer::YesNo { .. }) => Ok(()),
+            (Choice::Actions { options }, Answer::Action { index }) => {
+                if *index as usize >= options.len() {
+                    return Err(bad(format!("action {index} doesn't exist; there are {} (0 to {})", options.len(), options.len() - 1)));
+                }
+                Ok(())
+            }
             (Choice::Number { min, max }, Answer::Number { n }) => {
                 if n < min || n > max {
                     return Err(bad(format!("{n} is not between {min} and {max}")));
@@ -179,6 +193,7 @@ impl Decision {
             Choice::Number { min, max } if min == max => Some(Answer::Number { n: *min }),
             Choice::Targets { options, min, .. } if *min as usize >= options.len() => Some(Answer::Targets { targets: options.clone() }),
             Choice::Targets { max: 0, .. } => Some(Answer::Targets { targets: Vec::new() }),
+            Choice::Actions { options } if options.len() == 1 => Some(Answer::Action { index: 0 }),
             _ => None,
         }
     }
@@ -195,6 +210,7 @@ impl Decision {
             Choice::YesNo => (json!([]), 0, 1, json!([])),
             Choice::Number { min, max } => (json!([]), *min, *max, json!([])),
             Choice::Targets { options, min, max } => (json!(options.iter().map(TargetRef::view).collect::<Vec<_>>()), *min, *max, json!([])),
+            Choice::Actions { options } => (json!(options), 0, options.len().saturating_sub(1) as u32, json!([])),
         };
         json!({
             "player": self.player,
@@ -217,6 +233,7 @@ impl Answer {
             (Answer::Cards { cards }, Choice::Targets { .. }) => Answer::Targets { targets: cards.into_iter().map(TargetRef::Object).collect() },
             (Answer::Number { n }, Choice::YesNo) if n <= 1 => Answer::YesNo { yes: n == 1 },
             (Answer::YesNo { yes }, Choice::Number { .. }) => Answer::Number { n: yes as u32 },
+            (Answer::Number { n }, Choice::Actions { .. }) => Answer::Action { index: n },
             (a, _) => a,
         }
     }
@@ -228,6 +245,7 @@ impl Answer {
             Answer::YesNo { .. } => "yes_no",
             Answer::Number { .. } => "number",
             Answer::Targets { .. } => "targets",
+            Answer::Action { .. } => "action",
         }
     }
 }
@@ -261,6 +279,7 @@ impl fmt::Display for Decision {
             (Choice::Number { min, max }, Purpose::Multikicker { .. }) => write!(f, "chooses how many times to pay multikicker ({min} to {max})"),
             (Choice::Number { min, max }, Purpose::ChooseX) => write!(f, "chooses X ({min} to {max})"),
             (Choice::Number { min, max }, p) => write!(f, "chooses a number from {min} to {max} ({})", p.name()),
+            (Choice::Actions { options }, _) => write!(f, "has priority: {} possible action(s)", options.len()),
             (Choice::Targets { min, max, .. }, p) => {
                 let n = if min == max { min.to_string() } else { format!("{min} to {max}") };
                 match p {

@@ -74,6 +74,8 @@ pub enum Event {
     SpellCast { player: u8, spell: ObjId, kicks: [u16; 2], granted_kicks: u16, x: u32, targets: Vec<TargetRef> },
     /// A ticket counter from sticker kicker and, if chosen, a sticker (CR 702.33h, 123).
     StickerPut { player: u8, card: ObjId, sticker: String },
+    /// A copy of `spell` was put on the stack (CR 707.10).
+    SpellCopied { spell: ObjId, copy: ObjId, controller: u8 },
     /// A spell or ability resolved (CR 608); `card` is where its card went, if anywhere.
     Resolved { spell: ObjId, card: Option<ObjId> },
     /// A spell didn't resolve because all its targets were illegal (CR 608.2b).

@@ -799,6 +799,15 @@ impl Game {
         if !self.stickers.is_empty() && !to.is_public() {
             self.stickers.retain(|(s, _)| *s != slot); // CR 123.5
         }
+        if self.objects[slot as usize].kind == crate::object::ObjectKind::Token && to != ZoneKind::Battlefield {
+            // CR 111.7, 704.5d: a token that leaves the battlefield ceases to exist (at once,
+            // here; nothing in the engine looks at it in between).
+            let o = &mut self.objects[slot as usize];
+            o.zone = Zone { kind: to, player: o.owner };
+            self.zone_slots_mut(Zone { kind: to, player: self.objects[slot as usize].owner }).push(slot);
+            self.cease(slot);
+            return self.id_of(slot);
+        }
         let o = &mut self.objects[slot as usize];
         let zone = Zone { kind: to, player: o.owner };
         o.become_new(zone);

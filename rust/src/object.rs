@@ -67,6 +67,11 @@ pub enum ObjectKind {
     /// A copy of a spell on the stack (CR 707.10): not a card; it ceases to exist when it
     /// leaves the stack (CR 704.5e).
     SpellCopy,
+    /// A token (CR 111): the permanent a copy of a permanent spell becomes (CR 707.10f). It
+    /// ceases to exist when it leaves the battlefield (CR 704.5d, 111.7).
+    Token,
+    /// An object that has ceased to exist; its slot is in no zone.
+    Ceased,
 }
 
 /// The choices a spell was cast with that later rules ask about.

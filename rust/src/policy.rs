@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::decision::{Answer, Choice, Decision};
 use crate::error::{invalid, Result};
+use crate::play::PriorityAction;
 use crate::rng::Rng;
 
 /// A built-in way of answering.
@@ -22,6 +23,9 @@ pub enum Policy {
     First,
     /// Nobody inside the engine answers: the game pauses with the decision pending.
     Manual,
+    /// Plays a land when it can, then casts the first spell it can pay for, else passes; aims
+    /// at opponents; every other choice as `First` (kick as often as affordable).
+    Goldfish,
 }
 
 impl Policy {
@@ -30,6 +34,7 @@ impl Policy {
             Policy::Random => "random",
             Policy::First => "first",
             Policy::Manual => "manual",
+            Policy::Goldfish => "goldfish",
         }
     }
 
@@ -38,7 +43,8 @@ impl Policy {
             "random" => Ok(Policy::Random),
             "first" => Ok(Policy::First),
             "manual" => Ok(Policy::Manual),
-            _ => Err(invalid(format!("unknown policy {s:?} (built-in policies: random, first, manual)"))),
+            "goldfish" => Ok(Policy::Goldfish),
+            _ => Err(invalid(format!("unknown policy {s:?} (built-in policies: random, first, goldfish, manual)"))),
         }
     }
 
@@ -47,8 +53,27 @@ impl Policy {
         match self {
             Policy::Manual => None,
             Policy::First => Some(first_answer(d)),
+            Policy::Goldfish => Some(goldfish_answer(d)),
             Policy::Random => Some(random_answer(d, rng)),
         }
+    }
+}
+
+fn goldfish_answer(d: &Decision) -> Answer {
+    match &d.choice {
+        Choice::Actions { options } => {
+            let land = options.iter().position(|a| matches!(a, PriorityAction::PlayLand { .. }));
+            let spell = options.iter().position(|a| matches!(a, PriorityAction::Cast { .. }));
+            Answer::Action { index: land.or(spell).unwrap_or(0) as u32 }
+        }
+        // Aim at opponents first ("target player mills", "any target").
+        Choice::Targets { options, max, .. } => {
+            let mut ranked = options.clone();
+            ranked.sort_by_key(|t| matches!(t, crate::target::TargetRef::Player(p) if *p == d.player));
+            ranked.truncate(*max as usize);
+            Answer::Targets { targets: ranked }
+        }
+        _ => first_answer(d),
     }
 }
 
@@ -60,6 +85,7 @@ fn first_answer(d: &Decision) -> Answer {
         // The greediest legal answer: kick as often as affordable, the largest X.
         Choice::Number { max, .. } => Answer::Number { n: *max },
         Choice::Targets { options, max, .. } => Answer::Targets { targets: options[..(*max as usize).min(options.len())].to_vec() },
+        Choice::Actions { .. } => Answer::Action { index: 0 },
     }
 }
 
@@ -106,6 +132,7 @@ fn random_answer(d: &Decision, rng: &mut Rng) -> Answer {
             pool.truncate(k);
             Answer::Targets { targets: pool }
         }
+        Choice::Actions { options } => Answer::Action { index: rng.below(options.len() as u64) as u32 },
     }
 }
 

@@ -13,6 +13,7 @@ use crate::casting::CastProc;
 use crate::decision::Decision;
 use crate::effect::EffectProc;
 use crate::error::{Error, Result};
+use crate::play::PriorityProc;
 use crate::stack::ResolveProc;
 use crate::turn::AdvanceProc;
 use crate::game::{Game, Progress};
@@ -26,6 +27,7 @@ pub(crate) enum Frame {
     Resolve(ResolveProc),
     Effect(Box<EffectProc>),
     Cast(Box<CastProc>),
+    Priority(PriorityProc),
 }
 
 /// What a frame did with one step.
@@ -47,6 +49,7 @@ impl Frame {
             Frame::Resolve(p) => p.step(game),
             Frame::Effect(p) => p.step(game),
             Frame::Cast(p) => p.step(game),
+            Frame::Priority(p) => p.step(game),
         }
     }
 }

@@ -22,6 +22,7 @@ use crate::policy::Policy;
 use crate::rng::{derive_seed, Rng};
 use crate::casting::CastOptions;
 use crate::target::TargetRef;
+use crate::play::Until;
 use crate::turn::Step;
 use crate::zone::{Position, ZoneKind};
 
@@ -287,6 +288,19 @@ fn kicks_from_py(ob: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
     Ok(vec![one(ob)?])
 }
 
+/// "game_over", "end_of_turn", a step name, or a turn number to reach.
+fn until_from_py(ob: &Bound<'_, PyAny>) -> PyResult<Until> {
+    if let Ok(n) = ob.extract::<i64>() {
+        return u32::try_from(n).map(Until::Turn).map_err(|_| to_py(invalid(format!("turn {n} is out of range"))));
+    }
+    let s: String = ob.extract().map_err(|_| to_py(invalid("until is \"game_over\", \"end_of_turn\", a step name or a turn number")))?;
+    Ok(match s.as_str() {
+        "game_over" => Until::GameOver,
+        "end_of_turn" => Until::EndOfTurn,
+        step => Until::Step(Step::parse(step).py_err()?),
+    })
+}
+
 /// Converts JSON (events, views) into plain Python objects.
 fn json_to_py<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
     use serde_json::Value;
@@ -506,6 +520,7 @@ impl PyDecision {
             Choice::Cards { max, .. } | Choice::Number { max, .. } | Choice::Targets { max, .. } => *max,
             Choice::Scry { cards } => cards.len() as u32,
             Choice::YesNo => 1,
+            Choice::Actions { options } => options.len().saturating_sub(1) as u32,
         }
     }
     #[getter]
@@ -602,6 +617,10 @@ impl PyOp {
     #[staticmethod]
     fn resolve_top() -> PyOp {
         PyOp(Op::ResolveTop)
+    }
+    #[staticmethod]
+    fn play_turn() -> PyOp {
+        PyOp(Op::PlayTurn)
     }
     #[staticmethod]
     #[pyo3(signature = (card, kick = None))]
@@ -1105,6 +1124,25 @@ impl PyGame {
         };
         let card = obj(card.0)?;
         Ok(Self::act(slf, |g| g.cast(card, opts))?.and_then(|v| v.first().copied()))
+    }
+    /// Plays on with every player's policy choosing priority actions, until `until`.
+    #[pyo3(signature = (until = None, *, max_actions = Int(1_000_000)), text_signature = "($self, until='game_over', *, max_actions=1000000)")]
+    fn play(slf: &Bound<'_, Self>, until: Option<&Bound<'_, PyAny>>, max_actions: Int) -> PyResult<()> {
+        let until = until.map(until_from_py).transpose()?.unwrap_or(Until::GameOver);
+        let max = u64::try_from(max_actions.0).map_err(|_| to_py(invalid("max_actions must not be negative")))?;
+        Self::act(slf, |g| g.play(until, max)).map(|_| ())
+    }
+    fn priority_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let actions = match self.game.priority_player() {
+            Some(p) => self.game.priority_actions(p as u8),
+            None => Vec::new(),
+        };
+        json_to_py(py, &serde_json::to_value(actions).expect("plain data"))
+    }
+    #[pyo3(signature = (spell, controller = None))]
+    fn copy_spell(&mut self, spell: Int, controller: Option<Int>) -> PyResult<u64> {
+        let controller = controller.map(|c| player(c.0, &self.game)).transpose()?;
+        Ok(self.game.copy_spell(obj(spell.0)?, controller).py_err()?.0)
     }
     fn play_land(&mut self, card: Int) -> PyResult<u64> {
         Ok(self.game.play_land(obj(card.0)?).py_err()?.0)

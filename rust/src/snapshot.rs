@@ -58,7 +58,7 @@ impl Game {
         ] {
             check_zone(Zone { kind, player: 0 }, v)?;
         }
-        if let Some(s) = seen.iter().position(|x| !x) {
+        if let Some(s) = seen.iter().enumerate().position(|(s, x)| !x && self.objects[s].kind != crate::object::ObjectKind::Ceased) {
             return bad(format!("slot {s} is in no zone"));
         }
         for (s, c) in &self.object_counters {

@@ -104,10 +104,7 @@ impl Game {
     fn spell_to_graveyard(&mut self, slot: u32) -> Option<ObjId> {
         let o = self.objects[slot as usize];
         if o.kind == ObjectKind::SpellCopy {
-            self.stack.retain(|&s| s != slot);
-            self.objects[slot as usize].zone.kind = ZoneKind::Outside;
-            self.objects[slot as usize].generation += 1;
-            self.players[o.owner as usize].outside.push(slot);
+            self.cease(slot);
             return None;
         }
         let to = if o.cast.flashback { ZoneKind::Exile } else { ZoneKind::Graveyard };
@@ -131,6 +128,9 @@ impl Game {
         let spell = self.id_of(slot);
         let item = self.take_stack_item(slot).expect("resolving spell is on the stack");
         let cast: CastInfo = self.objects[slot as usize].cast;
+        if self.objects[slot as usize].kind == ObjectKind::SpellCopy {
+            self.objects[slot as usize].kind = ObjectKind::Token; // CR 707.10f
+        }
         let card = self.move_slot(slot, ZoneKind::Battlefield, Position::Top);
         let o = &mut self.objects[slot as usize];
         o.controller = item.controller;
@@ -157,6 +157,41 @@ impl Game {
             let ctx = EffectCtx { controller: item.controller, source: slot, source_id: card, cast, targets: Vec::new(), legal: Vec::new() };
             self.frames.push(Frame::Effect(Box::new(EffectProc::as_enters(self.objects[slot as usize].def, ctx))));
         }
+    }
+
+    /// An object that isn't a card stops existing (CR 704.5d-e): out of its zone, its id dead.
+    pub(crate) fn cease(&mut self, slot: u32) {
+        let zone = self.objects[slot as usize].zone;
+        self.zone_slots_mut(zone).retain(|&s| s != slot);
+        let o = &mut self.objects[slot as usize];
+        o.generation = o.generation.wrapping_add(1);
+        o.kind = ObjectKind::Ceased;
+        o.zone = crate::zone::Zone { kind: ZoneKind::Outside, player: o.owner };
+        self.object_counters.retain(|(s, _)| *s != slot);
+        self.stickers.retain(|(s, _)| *s != slot);
+    }
+
+    /// Puts a copy of a spell on the stack (CR 707.10): it copies the spell's characteristics
+    /// and the choices made casting it — kicked status and how many times (CR 702.33d), X,
+    /// targets — but it is not cast. Its controller is `controller` or the spell's.
+    pub fn copy_spell(&mut self, spell: ObjId, controller: Option<usize>) -> crate::error::Result<ObjId> {
+        self.ensure_idle()?;
+        let slot = self.expect_in(spell, ZoneKind::Stack)?;
+        let item = self.stack_items.iter().find(|it| it.slot == slot).cloned().ok_or_else(|| crate::error::illegal("only a spell can be copied this way"))?;
+        let controller = match controller {
+            Some(c) => self.check_live_player(c)?,
+            None => item.controller,
+        };
+        let original = self.objects[slot as usize];
+        let copy = self.objects.len() as u32;
+        // CR 707.10a: owned by the player under whose control it was put on the stack.
+        let zone = crate::zone::Zone { kind: ZoneKind::Stack, player: controller };
+        self.objects.push(crate::object::Object { owner: controller, controller, zone, generation: 0, kind: ObjectKind::SpellCopy, tapped: false, damage: 0, ..original });
+        self.stack.push(copy);
+        self.stack_items.push(StackItem { slot: copy, controller, targets: item.targets });
+        let id = self.id_of(copy);
+        self.log.push_with(|| Event::SpellCopied { spell, copy: id, controller });
+        Ok(id)
     }
 
     /// Counters a spell (CR 701.6a): it leaves the stack for its owner's graveyard.

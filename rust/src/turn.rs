@@ -162,17 +162,24 @@ impl Game {
     /// stack, the step ends and the game moves to the next step that gives priority.
     pub fn pass_priority(&mut self) -> Result<Progress> {
         self.ensure_idle()?;
+        match self.pass_inner()? {
+            Some(frame) => self.perform(frame),
+            None => Ok(Progress::Done(Vec::new())),
+        }
+    }
+
+    /// The pass itself; returns the work it starts (a resolution or the next step), if any.
+    pub(crate) fn pass_inner(&mut self) -> Result<Option<Frame>> {
         let p = self.priority.ok_or_else(|| illegal("no player has priority now"))?;
         self.passes += 1;
         self.log.push_with(|| Event::PassedPriority { player: p });
         if self.passes as usize >= self.live_players() {
             self.passes = 0;
             self.priority = None;
-            let frame = if self.stack.is_empty() { Frame::Advance(AdvanceProc::new()) } else { Frame::Resolve(crate::stack::ResolveProc::new()) };
-            return self.perform(frame);
+            return Ok(Some(if self.stack.is_empty() { Frame::Advance(AdvanceProc::new()) } else { Frame::Resolve(crate::stack::ResolveProc::new()) }));
         }
         self.priority = Some(self.next_live_player(p));
-        Ok(Progress::Done(Vec::new()))
+        Ok(None)
     }
 
     /// Every player passes in turn, from the one with priority, until the top object of the

@@ -1,0 +1,147 @@
+//! Playing the game out: the player with priority chooses an action — pass, play a land, cast
+//! a spell (CR 117.1) — as a decision, answered by their policy, a script, a Python callback
+//! or the caller. Used to run whole turns and games.
+
+use serde::{Deserialize, Serialize};
+
+use crate::card::CardType;
+use crate::casting::CastOptions;
+use crate::decision::{Answer, Choice, Decision, Purpose};
+use crate::error::{invalid, Result};
+use crate::game::{Game, Progress};
+use crate::object::ObjId;
+use crate::process::{Frame, Step};
+use crate::turn::Step as TurnStep;
+
+/// Something the player with priority can do.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case")]
+pub enum PriorityAction {
+    Pass,
+    /// Play this land (CR 305.1).
+    PlayLand { card: ObjId },
+    /// Cast this spell from hand (CR 601); its own choices follow as decisions.
+    Cast { card: ObjId },
+}
+
+/// When [`Game::play`] stops (besides a decision nobody inside the engine answers).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Until {
+    /// The game ends.
+    GameOver,
+    /// The turn now in progress ends (the game is at the next turn's upkeep).
+    EndOfTurn,
+    /// The game reaches turn `n`'s upkeep (or ends).
+    Turn(u32),
+    /// The game reaches the next time this step begins.
+    Step(TurnStep),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct PriorityProc {
+    options: Vec<PriorityAction>,
+}
+
+impl PriorityProc {
+    pub(crate) fn step(self, g: &mut Game) -> Step {
+        if !self.options.is_empty() {
+            let Answer::Action { index } = g.take_answer() else { unreachable!("validated") };
+            return match g.take_action(self.options[index as usize]) {
+                Ok(Some(frame)) => {
+                    g.frames.push(frame);
+                    Step::Done
+                }
+                Ok(None) => Step::Done,
+                Err(e) => Step::Fail(e),
+            };
+        }
+        let Some(p) = g.priority else { return Step::Done };
+        let options = g.priority_actions(p);
+        let d = Decision { player: p, purpose: Purpose::Priority, choice: Choice::Actions { options: options.clone() } };
+        Step::Ask(Frame::Priority(PriorityProc { options }), d)
+    }
+}
+
+impl Game {
+    /// The actions the player with priority can take now: pass first, then the lands they may
+    /// play, then the spells in hand they may cast and can pay for (unkicked).
+    pub fn priority_actions(&self, p: u8) -> Vec<PriorityAction> {
+        let mut out = vec![PriorityAction::Pass];
+        if self.priority != Some(p) {
+            return out;
+        }
+        let sorcery_time = self.step.is_main() && self.active == p && self.stack.is_empty();
+        for &slot in &self.players[p as usize].hand {
+            let def = self.def_of_slot(slot);
+            let card = self.id_of(slot);
+            if def.is(CardType::Land) {
+                if sorcery_time && self.lands_played == 0 {
+                    out.push(PriorityAction::PlayLand { card });
+                }
+                continue;
+            }
+            let fast = def.is(CardType::Instant) || def.rules.flash;
+            if !(fast || sorcery_time) {
+                continue;
+            }
+            let required_targets_exist = def.rules.targets.iter().filter(|t| t.if_kicked.is_none() && !t.up_to).all(|t| self.target_options(t.kind, p, None).len() as u32 >= t.count);
+            if required_targets_exist && self.cost_of(card, &[], 0).is_ok_and(|(_, payable)| payable) {
+                out.push(PriorityAction::Cast { card });
+            }
+        }
+        out
+    }
+
+    /// Carries out a chosen priority action; returns the work it starts.
+    fn take_action(&mut self, action: PriorityAction) -> Result<Option<Frame>> {
+        match action {
+            PriorityAction::Pass => self.pass_inner(),
+            PriorityAction::PlayLand { card } => self.play_land_inner(card).map(|_| None),
+            PriorityAction::Cast { card } => self.cast_frame(card, CastOptions::default()).map(Some),
+        }
+    }
+
+    /// Plays the game on: whoever has priority chooses an action (their policy, script or
+    /// callback answers; a manual player stops the game with the decision pending) until
+    /// `until` is reached, the game ends, or `max_actions` actions have been taken.
+    pub fn play(&mut self, until: Until, max_actions: u64) -> Result<Progress> {
+        self.ensure_idle()?;
+        if let Until::Step(s) = until {
+            if matches!(s, TurnStep::Untap | TurnStep::Cleanup | TurnStep::DeclareBlockers | TurnStep::CombatDamage) {
+                return Err(invalid(format!("the game never stops in the {} step without combat or a decision", s.name())));
+            }
+        }
+        let (turn, step) = (self.turn, self.step);
+        let mut left_step = false;
+        for _ in 0..max_actions {
+            left_step |= self.step != step || self.turn != turn;
+            let done = match until {
+                Until::GameOver => false,
+                Until::EndOfTurn => self.turn > turn,
+                Until::Turn(n) => self.turn >= n && self.step >= TurnStep::Upkeep,
+                Until::Step(s) => left_step && self.step == s,
+            };
+            if done || self.is_over() {
+                return Ok(Progress::Done(Vec::new()));
+            }
+            if self.priority.is_none() {
+                return Err(invalid("nobody has priority, so the game can't go on from here"));
+            }
+            if self.perform(Frame::Priority(PriorityProc { options: Vec::new() }))? == Progress::Paused {
+                return Ok(Progress::Paused);
+            }
+        }
+        Ok(Progress::Done(Vec::new()))
+    }
+}
+
+impl std::fmt::Display for PriorityAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PriorityAction::Pass => f.write_str("pass"),
+            PriorityAction::PlayLand { card } => write!(f, "play land {}", card.0),
+            PriorityAction::Cast { card } => write!(f, "cast {}", card.0),
+        }
+    }
+}
+
