@@ -144,7 +144,7 @@ class Decision:
     def player(self) -> int:
         """Who decides."""
     @property
-    def kind(self) -> Literal["choose_cards", "scry", "yes_no", "number", "targets", "action"]: ...
+    def kind(self) -> Literal["choose_cards", "scry", "yes_no", "number", "targets", "action", "modes"]: ...
     @property
     def purpose(
         self,
@@ -160,7 +160,9 @@ class Decision:
         "pay_mana",
         "sticker",
         "put_from_hand",
+        "put_from_milled",
         "priority",
+        "modes",
     ]: ...
     @property
     def options(self) -> list[Any]:
@@ -387,11 +389,13 @@ class Game:
         without_paying: bool = False,
         flashback: bool = False,
         sticker: bool | None = None,
+        modes: Sequence[int] | None = None,
     ) -> int | None:
         """The player with priority casts ``card`` (CR 601.2). ``kick``: whether (or how many
         times, for multikicker) to pay each kicker ability — one value for the first, or a list
         (printed [A], [B], then granted sticker kicker). ``targets``: one entry per target of the
-        spell. ``payment``: the mana sources to tap; automatic if omitted. Choices left out are
+        spell. ``payment``: the mana sources to tap; automatic if omitted. ``modes``: the modes of
+        a modal spell by index (CR 700.2; spree modes add their costs). Choices left out are
         decisions for the caster. Returns the spell's id on the stack, or None when stopped at a
         decision. An illegal cast raises and changes nothing (CR 733)."""
     def play(self, until: str | int = "game_over", *, max_actions: int = 1000000) -> None:
@@ -417,7 +421,7 @@ class Game:
     def kicked(self, id: int) -> bool:
         """Whether the spell, or the permanent it became, was kicked (CR 702.33d)."""
     def cast_info(self, id: int) -> dict[str, Any]:
-        """``{"kicked", "kicks": [A, B], "granted_kicks", "x", "flashback", "targets"}``."""
+        """``{"kicked", "kicks": [A, B], "granted_kicks", "x", "flashback", "modes", "targets"}``."""
     def cost_of(self, card: int, *, kick: bool | int | Sequence[bool | int] | None = None, x: int = 0) -> tuple[str, bool]:
         """The total cost of casting ``card`` now (CR 601.2f) and whether its owner can pay it."""
     def power_toughness(self, id: int) -> tuple[int, int]: ...

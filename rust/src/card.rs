@@ -183,7 +183,7 @@ fn validate_effects(effects: &[Effect], targets: usize, path: &str) -> std::resu
             }
         }
         match e {
-            Effect::Search { filter, .. } | Effect::PutFromHand { filter, .. } => {
+            Effect::Search { filter, .. } | Effect::PutFromHand { filter, .. } | Effect::MilledToHand { filter, .. } => {
                 crate::filter::CardFilter::parse(filter).map_err(|x| (format!("{here}.filter"), x.to_string()))?;
             }
             Effect::If { then, otherwise, .. } => {
@@ -225,6 +225,14 @@ impl CardDef {
         }
         validate_effects(&rules.spell, rules.targets.len(), "rules.spell").map_err(|(f, why)| err(&f, why))?;
         validate_effects(&rules.as_enters, 0, "rules.as_enters").map_err(|(f, why)| err(&f, why))?;
+        for (i, mode) in rules.modes.iter().enumerate() {
+            validate_effects(&mode.effects, rules.targets.len(), &format!("rules.modes[{i}].effects")).map_err(|(f, why)| err(&f, why))?;
+        }
+        if let Some([min, max]) = rules.choose {
+            if min > max || max == 0 || max as usize > rules.modes.len().max(1) || rules.modes.len() > 16 {
+                return Err(err("rules.choose", format!("[{min}, {max}] doesn't fit {} mode(s)", rules.modes.len())));
+            }
+        }
         let subtypes: Box<[Box<str>]> = subtypes.into_iter().map(Into::into).collect();
         Ok(CardDef {
             mana: ManaProfile::of(&subtypes, &rules),

@@ -43,10 +43,13 @@ pub struct CastOptions {
     pub flashback: bool,
     /// Put a sticker on the spell if sticker kicker is paid (CR 702.33h).
     pub sticker: Option<bool>,
+    /// The modes to choose, by index (CR 700.2).
+    pub modes: Option<Vec<u32>>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 enum Stage {
+    Modes,
     Kicker(usize),
     X,
     Targets(usize),
@@ -64,6 +67,8 @@ pub(crate) struct CastProc {
     /// ... then kicker abilities other objects grant it (sticker kicker).
     granted: Vec<Kicker>,
     kicks: Vec<u32>,
+    /// Chosen modes as bits.
+    modes: u16,
     x: u32,
     targets: Vec<Vec<TargetRef>>,
     base: Vec<ManaSymbol>,
@@ -161,6 +166,7 @@ impl Game {
             printed_kickers,
             granted,
             kicks: Vec::new(),
+            modes: 0,
             x: 0,
             targets: Vec::new(),
             base,
@@ -168,7 +174,7 @@ impl Game {
             increase,
             reduction,
             opts,
-            stage: Stage::Kicker(0),
+            stage: Stage::Modes,
             asked: false,
             spell: None,
         };
@@ -235,8 +241,17 @@ impl CastProc {
     }
 
     fn cost_to_pay(&self, g: &Game, kicks: &[u32], x: u32) -> CostToPay {
-        let kickers = g.defs[self.def as usize].rules.kicker.iter().chain(&self.granted);
-        let symbols = total_cost(&self.base, kickers, kicks, x, self.increase, self.reduction);
+        let rules = &g.defs[self.def as usize].rules;
+        let kickers = rules.kicker.iter().chain(&self.granted);
+        let mut symbols = total_cost(&self.base, kickers, kicks, x, self.increase, self.reduction);
+        // Spree: each chosen mode's additional cost (CR 702.172a).
+        for (m, mode) in rules.modes.iter().enumerate() {
+            if self.modes & (1 << m) != 0 {
+                if let Some(cost) = &mode.cost {
+                    symbols.extend_from_slice(cost.symbols());
+                }
+            }
+        }
         CostToPay { symbols, x: 0, life_available: g.players[self.caster as usize].life as i64 }
     }
 
@@ -249,6 +264,31 @@ impl CastProc {
     pub(crate) fn step(mut self, g: &mut Game) -> Step {
         loop {
             match self.stage.clone() {
+                // CR 601.2b: the modes come first.
+                Stage::Modes => {
+                    let rules = &g.defs[self.def as usize].rules;
+                    let count = rules.modes.len() as u32;
+                    if count == 0 {
+                        self.stage = Stage::Kicker(0);
+                        continue;
+                    }
+                    let [min, max] = rules.choose.unwrap_or([1, 1]);
+                    let chosen: Vec<u32> = if self.asked {
+                        self.asked = false;
+                        let Answer::Modes { modes } = g.take_answer() else { unreachable!("validated") };
+                        modes
+                    } else if let Some(m) = self.opts.modes.clone() {
+                        let d = Decision { player: self.caster, purpose: Purpose::Modes, choice: Choice::Modes { count, min, max: max.min(count) } };
+                        if let Err(e) = d.validate(&Answer::Modes { modes: m.clone() }) {
+                            return Step::Fail(e);
+                        }
+                        m
+                    } else {
+                        return self.ask(Purpose::Modes, Choice::Modes { count, min, max: max.min(count) });
+                    };
+                    self.modes = chosen.iter().fold(0, |bits, &m| bits | (1 << m));
+                    self.stage = Stage::Kicker(0);
+                }
                 // CR 601.2b: announce the kicker costs to pay.
                 Stage::Kicker(i) if i >= self.kicker_count() => self.stage = Stage::X,
                 Stage::Kicker(i) => {
@@ -326,7 +366,7 @@ impl CastProc {
                         None | Some(KickedRequirement::Any(false)) => true,
                         Some(KickedRequirement::Any(true)) => self.kicks[..self.printed_kickers].iter().any(|&k| k > 0),
                         Some(KickedRequirement::With(k)) => self.kicks.get(k).is_some_and(|&n| n > 0),
-                    };
+                    } && spec.mode.is_none_or(|m| self.modes & (1 << m) != 0);
                     if !needed {
                         if self.opts.targets.as_ref().and_then(|t| t.get(i)).is_some_and(|t| !t.is_empty()) {
                             return Step::Fail(invalid(format!(
@@ -429,7 +469,7 @@ impl CastProc {
         g.execute_payment(self.caster, payment);
         let slot = self.card.slot();
         let spell = g.move_slot(slot, ZoneKind::Stack, Position::Top);
-        let mut cast = CastInfo { x: self.x, flashback: self.opts.flashback, ..CastInfo::default() };
+        let mut cast = CastInfo { x: self.x, flashback: self.opts.flashback, modes: self.modes, ..CastInfo::default() };
         for (i, &n) in self.kicks.iter().enumerate() {
             if i < self.printed_kickers.min(2) {
                 cast.kicks[i] = n as u16;

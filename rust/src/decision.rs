@@ -40,6 +40,10 @@ pub enum Purpose {
     PutFromHand,
     /// What to do with priority: pass, play a land, cast a spell (CR 117).
     Priority,
+    /// Which modes of a modal spell (CR 700.2, 601.2b).
+    Modes,
+    /// Which of the milled cards to put into hand (CR 701.17c).
+    PutFromMilled,
 }
 
 impl Purpose {
@@ -57,6 +61,8 @@ impl Purpose {
             Purpose::Sticker => "sticker",
             Purpose::PutFromHand => "put_from_hand",
             Purpose::Priority => "priority",
+            Purpose::Modes => "modes",
+            Purpose::PutFromMilled => "put_from_milled",
         }
     }
 }
@@ -78,6 +84,8 @@ pub enum Choice {
     Targets { options: Vec<TargetRef>, min: u32, max: u32 },
     /// One of the actions the player with priority may take (answered by its index).
     Actions { options: Vec<PriorityAction> },
+    /// Between `min` and `max` distinct modes out of `count` (answered by their indices).
+    Modes { count: u32, min: u32, max: u32 },
 }
 
 /// A pending choice.
@@ -98,6 +106,7 @@ pub enum Answer {
     Number { n: u32 },
     Targets { targets: Vec<TargetRef> },
     Action { index: u32 },
+    Modes { modes: Vec<u32> },
 }
 
 impl Decision {
@@ -109,6 +118,7 @@ impl Decision {
             Choice::Number { .. } => "number",
             Choice::Targets { .. } => "targets",
             Choice::Actions { .. } => "action",
+            Choice::Modes { .. } => "modes",
         }
     }
 
@@ -149,6 +159,21 @@ impl Decision {
                 Ok(())
             }
             (Choice::YesNo, Answer::YesNo { .. }) => Ok(()),
+            (Choice::Modes { count, min, max }, Answer::Modes { modes }) => {
+                let n = modes.len() as u32;
+                if n < *min || n > *max {
+                    return Err(bad(format!("chose {n} mode(s), must choose between {min} and {max}")));
+                }
+                for (i, m) in modes.iter().enumerate() {
+                    if m >= count {
+                        return Err(bad(format!("mode {m} doesn't exist (modes are 0 to {})", count - 1)));
+                    }
+                    if modes[..i].contains(m) {
+                        return Err(bad(format!("mode {m} is chosen twice")));
+                    }
+                }
+                Ok(())
+            }
             (Choice::Actions { options }, Answer::Action { index }) => {
                 if *index as usize >= options.len() {
                     return Err(bad(format!("action {index} doesn't exist; there are {} (0 to {})", options.len(), options.len() - 1)));
@@ -211,6 +236,7 @@ impl Decision {
             Choice::Number { min, max } => (json!([]), *min, *max, json!([])),
             Choice::Targets { options, min, max } => (json!(options.iter().map(TargetRef::view).collect::<Vec<_>>()), *min, *max, json!([])),
             Choice::Actions { options } => (json!(options), 0, options.len().saturating_sub(1) as u32, json!([])),
+            Choice::Modes { count, min, max } => (json!((0..*count).collect::<Vec<u32>>()), *min, *max, json!([])),
         };
         json!({
             "player": self.player,
@@ -234,6 +260,8 @@ impl Answer {
             (Answer::Number { n }, Choice::YesNo) if n <= 1 => Answer::YesNo { yes: n == 1 },
             (Answer::YesNo { yes }, Choice::Number { .. }) => Answer::Number { n: yes as u32 },
             (Answer::Number { n }, Choice::Actions { .. }) => Answer::Action { index: n },
+            (Answer::Cards { cards }, Choice::Modes { .. }) => Answer::Modes { modes: cards.iter().map(|c| c.0 as u32).collect() },
+            (Answer::Number { n }, Choice::Modes { .. }) => Answer::Modes { modes: vec![n] },
             (a, _) => a,
         }
     }
@@ -246,6 +274,7 @@ impl Answer {
             Answer::Number { .. } => "number",
             Answer::Targets { .. } => "targets",
             Answer::Action { .. } => "action",
+            Answer::Modes { .. } => "modes",
         }
     }
 }
@@ -280,6 +309,7 @@ impl fmt::Display for Decision {
             (Choice::Number { min, max }, Purpose::ChooseX) => write!(f, "chooses X ({min} to {max})"),
             (Choice::Number { min, max }, p) => write!(f, "chooses a number from {min} to {max} ({})", p.name()),
             (Choice::Actions { options }, _) => write!(f, "has priority: {} possible action(s)", options.len()),
+            (Choice::Modes { count, min, max }, _) => write!(f, "chooses {min} to {max} of {count} modes"),
             (Choice::Targets { min, max, .. }, p) => {
                 let n = if min == max { min.to_string() } else { format!("{min} to {max}") };
                 match p {

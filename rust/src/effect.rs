@@ -27,6 +27,9 @@ pub struct EffectCtx {
     pub targets: Vec<Vec<TargetRef>>,
     /// Which chosen targets were still legal as resolution began (CR 608.2b).
     pub legal: Vec<Vec<bool>>,
+    /// The cards this resolution milled, as the objects they became (CR 701.17c).
+    #[serde(default)]
+    pub milled: Vec<ObjId>,
 }
 
 /// A position in a card's instruction tree: the root list, then (index of an `If`, branch).
@@ -46,11 +49,16 @@ pub(crate) struct EffectProc {
 enum Root {
     Spell,
     AsEnters,
+    Mode(u16),
 }
 
 impl EffectProc {
     pub(crate) fn spell(def: u32, ctx: EffectCtx) -> EffectProc {
         EffectProc { def, root: Root::Spell, path: Vec::new(), pc: 0, choosing: false, ctx }
+    }
+
+    pub(crate) fn mode(def: u32, mode: u16, ctx: EffectCtx) -> EffectProc {
+        EffectProc { def, root: Root::Mode(mode), path: Vec::new(), pc: 0, choosing: false, ctx }
     }
 
     pub(crate) fn as_enters(def: u32, ctx: EffectCtx) -> EffectProc {
@@ -62,6 +70,7 @@ impl EffectProc {
         let mut list: &[Effect] = match self.root {
             Root::Spell => &rules.spell,
             Root::AsEnters => &rules.as_enters,
+            Root::Mode(m) => &rules.modes[m as usize].effects,
         };
         for &(i, branch) in &self.path {
             match &list[i as usize] {
@@ -76,7 +85,19 @@ impl EffectProc {
         if self.choosing {
             self.choosing = false;
             let Answer::Cards { cards } = g.take_answer() else { unreachable!("validated against a Cards decision") };
-            let Effect::PutFromHand { tapped, .. } = self.list(g)[self.pc as usize - 1].clone() else { unreachable!() };
+            let tapped = match self.list(g)[self.pc as usize - 1] {
+                Effect::PutFromHand { tapped, .. } => tapped,
+                _ => {
+                    // Milled cards into hand.
+                    for c in cards {
+                        let from = g.objects[c.slot() as usize].zone;
+                        let card = g.move_slot(c.slot(), ZoneKind::Hand, Position::Top);
+                        let to = g.objects[c.slot() as usize].zone;
+                        g.log.push_with(|| Event::Moved { from_id: c, card, from, to });
+                    }
+                    return self.step(g);
+                }
+            };
             for c in cards {
                 let from = g.objects[c.slot() as usize].zone;
                 let card = g.move_slot(c.slot(), ZoneKind::Battlefield, Position::Top);
@@ -115,8 +136,9 @@ impl EffectProc {
     }
 
     /// Does one instruction; says what must happen before the next one.
-    fn apply(&self, g: &mut Game, effect: Effect) -> Option<Pending> {
-        let ctx = &self.ctx;
+    fn apply(&mut self, g: &mut Game, effect: Effect) -> Option<Pending> {
+        let ctx = self.ctx.clone();
+        let ctx = &ctx;
         match effect {
             Effect::Draw { who, count } => {
                 for p in self.players(g, who) {
@@ -130,9 +152,25 @@ impl EffectProc {
                 // Simultaneous: each amount is read before anyone mills (CR 101.4).
                 let amounts: Vec<(u8, u32)> = self.players(g, who).into_iter().map(|p| (p, self.amount(g, &count, p))).collect();
                 for (p, n) in amounts {
-                    g.mill_cards(p, n);
+                    let milled = g.mill_cards(p, n);
+                    self.ctx.milled.extend(milled);
                 }
                 None
+            }
+            Effect::MilledToHand { filter, count } => {
+                let filter = CardFilter::parse(&filter).expect("validated when the card was loaded");
+                // Only milled cards still where they went, in a public zone (CR 701.17c).
+                let options: Vec<ObjId> = self
+                    .ctx
+                    .milled
+                    .iter()
+                    .copied()
+                    .filter(|&id| g.object(id).is_ok_and(|o| o.zone.kind.is_public()) && filter.matches(g.def_of_slot(id.slot())))
+                    .collect();
+                if options.is_empty() {
+                    return None;
+                }
+                Some(Pending::Ask(Decision { player: self.ctx.controller, purpose: Purpose::PutFromMilled, choice: Choice::Cards { options, min: 0, max: count } }))
             }
             Effect::Scry { who, count } => {
                 let players = self.players(g, who);
@@ -186,7 +224,7 @@ impl EffectProc {
                 }
                 None
             }
-            Effect::PutFromHand { filter, optional, .. } => {
+            Effect::PutFromHand { filter, optional, count, .. } => {
                 let filter = CardFilter::parse(&filter).expect("validated when the card was loaded");
                 let hand = &g.players[ctx.controller as usize].hand;
                 let options: Vec<ObjId> = hand.iter().filter(|&&s| filter.matches(g.def_of_slot(s))).map(|&s| g.id_of(s)).collect();
@@ -194,7 +232,7 @@ impl EffectProc {
                     return None;
                 }
                 let min = if optional { 0 } else { 1 };
-                Some(Pending::Ask(Decision { player: ctx.controller, purpose: Purpose::PutFromHand, choice: Choice::Cards { options, min, max: 1 } }))
+                Some(Pending::Ask(Decision { player: ctx.controller, purpose: Purpose::PutFromHand, choice: Choice::Cards { options, min, max: count } }))
             }
             Effect::If { cond, .. } => Some(Pending::Branch(self.holds(g, &cond))),
         }

@@ -87,6 +87,8 @@ pub struct CastInfo {
     pub x: u32,
     /// Cast with flashback: exiled instead of going anywhere else (CR 702.34a).
     pub flashback: bool,
+    /// The modes chosen (CR 700.2), as bits by mode index.
+    pub modes: u16,
 }
 
 impl CastInfo {

@@ -86,6 +86,7 @@ fn first_answer(d: &Decision) -> Answer {
         Choice::Number { max, .. } => Answer::Number { n: *max },
         Choice::Targets { options, max, .. } => Answer::Targets { targets: options[..(*max as usize).min(options.len())].to_vec() },
         Choice::Actions { .. } => Answer::Action { index: 0 },
+        Choice::Modes { min, .. } => Answer::Modes { modes: (0..(*min).max(1)).collect() },
     }
 }
 
@@ -133,6 +134,17 @@ fn random_answer(d: &Decision, rng: &mut Rng) -> Answer {
             Answer::Targets { targets: pool }
         }
         Choice::Actions { options } => Answer::Action { index: rng.below(options.len() as u64) as u32 },
+        Choice::Modes { count, min, max } => {
+            let k = min + rng.below((max - min) as u64 + 1) as u32;
+            let mut pool: Vec<u32> = (0..*count).collect();
+            for i in 0..k as usize {
+                let j = i + rng.below((pool.len() - i) as u64) as usize;
+                pool.swap(i, j);
+            }
+            pool.truncate(k as usize);
+            pool.sort_unstable();
+            Answer::Modes { modes: pool }
+        }
     }
 }
 

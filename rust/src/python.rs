@@ -510,14 +510,14 @@ impl PyDecision {
     #[getter]
     fn min(&self) -> u32 {
         match &self.0.choice {
-            Choice::Cards { min, .. } | Choice::Number { min, .. } | Choice::Targets { min, .. } => *min,
+            Choice::Cards { min, .. } | Choice::Number { min, .. } | Choice::Targets { min, .. } | Choice::Modes { min, .. } => *min,
             _ => 0,
         }
     }
     #[getter]
     fn max(&self) -> u32 {
         match &self.0.choice {
-            Choice::Cards { max, .. } | Choice::Number { max, .. } | Choice::Targets { max, .. } => *max,
+            Choice::Cards { max, .. } | Choice::Number { max, .. } | Choice::Targets { max, .. } | Choice::Modes { max, .. } => *max,
             Choice::Scry { cards } => cards.len() as u32,
             Choice::YesNo => 1,
             Choice::Actions { options } => options.len().saturating_sub(1) as u32,
@@ -1095,7 +1095,7 @@ impl PyGame {
     fn next_turn(slf: &Bound<'_, Self>) -> PyResult<()> {
         Self::act(slf, |g| g.next_turn()).map(|_| ())
     }
-    #[pyo3(signature = (card, *, kick = None, x = None, targets = None, payment = None, without_paying = false, flashback = false, sticker = None))]
+    #[pyo3(signature = (card, *, kick = None, x = None, targets = None, payment = None, without_paying = false, flashback = false, sticker = None, modes = None))]
     #[allow(clippy::too_many_arguments)]
     fn cast(
         slf: &Bound<'_, Self>,
@@ -1107,6 +1107,7 @@ impl PyGame {
         without_paying: bool,
         flashback: bool,
         sticker: Option<bool>,
+        modes: Option<Vec<u32>>,
     ) -> PyResult<Option<u64>> {
         let x = match x {
             Some(Int(v)) if v < 0 => return Err(to_py(invalid(format!("X can't be negative ({v})")))),
@@ -1121,6 +1122,7 @@ impl PyGame {
             without_paying,
             flashback,
             sticker,
+            modes,
         };
         let card = obj(card.0)?;
         Ok(Self::act(slf, |g| g.cast(card, opts))?.and_then(|v| v.first().copied()))
@@ -1189,6 +1191,7 @@ impl PyGame {
                 "granted_kicks": c.granted_kicks,
                 "x": c.x,
                 "flashback": c.flashback,
+                "modes": (0..16).filter(|m| c.modes & (1 << m) != 0).collect::<Vec<u32>>(),
                 "targets": targets,
             }),
         )

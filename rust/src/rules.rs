@@ -96,6 +96,9 @@ pub struct TargetSpec {
     /// that kicker.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub if_kicked: Option<KickedRequirement>,
+    /// Chosen only if this mode was chosen (CR 601.2c).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<usize>,
 }
 
 /// Which kicking a kicked-only target needs.
@@ -186,6 +189,17 @@ pub enum Effect {
         optional: bool,
         #[serde(default)]
         tapped: bool,
+        /// "up to N": how many at most.
+        #[serde(default = "one")]
+        count: u32,
+    },
+    /// "You may put up to N [filter] cards from among the milled cards into your hand": the
+    /// cards milled earlier by this same spell, found where they went if that zone is public
+    /// (CR 701.17c).
+    MilledToHand {
+        #[serde(default = "any_card")]
+        filter: String,
+        count: u32,
     },
     If {
         cond: Condition,
@@ -194,6 +208,19 @@ pub enum Effect {
         #[serde(default, rename = "else")]
         otherwise: Vec<Effect>,
     },
+}
+
+/// One mode of a modal spell (CR 700.2).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Mode {
+    /// Its additional cost when chosen (spree, CR 702.172).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<ManaCost>,
+    pub effects: Vec<Effect>,
+    /// Text of the mode the engine does not model yet.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unsupported: Option<String>,
 }
 
 /// "Enters with N [kind] counters" (CR 614.1c, 122.6), optionally only under a condition.
@@ -267,6 +294,13 @@ pub struct CardRules {
     /// The card has flash (CR 702.8).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub flash: bool,
+    /// Modes (CR 700.2): "choose one" / spree. The chosen modes' instructions run in printed
+    /// order, after `spell`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub modes: Vec<Mode>,
+    /// How many modes may be chosen: `[min, max]` ("choose one" is [1, 1]; spree [1, n]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub choose: Option<[u32; 2]>,
     /// Targets of the spell, numbered from 0 in the instructions.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub targets: Vec<TargetSpec>,

@@ -79,8 +79,14 @@ impl ResolveProc {
             cast: g.objects[slot as usize].cast,
             targets: g.stack_items.last().map(|it| it.targets.clone()).unwrap_or_default(),
             legal,
+            milled: Vec::new(),
         };
         g.frames.push(Frame::Resolve(ResolveProc { finishing: Some(slot) }));
+        // The spell's own instructions, then each chosen mode's in printed order (CR 700.2).
+        let modes = ctx.cast.modes;
+        for m in (0..def.rules.modes.len() as u16).rev().filter(|m| modes & (1 << m) != 0) {
+            g.frames.push(Frame::Effect(Box::new(EffectProc::mode(def_index, m, ctx.clone()))));
+        }
         g.frames.push(Frame::Effect(Box::new(EffectProc::spell(def_index, ctx))));
         Step::Done
     }
@@ -154,7 +160,7 @@ impl Game {
         if !def.rules.as_enters.is_empty() {
             // CR 614.1c: done as it enters, before state-based actions (which run after the
             // whole resolution) look at it.
-            let ctx = EffectCtx { controller: item.controller, source: slot, source_id: card, cast, targets: Vec::new(), legal: Vec::new() };
+            let ctx = EffectCtx { controller: item.controller, source: slot, source_id: card, cast, targets: Vec::new(), legal: Vec::new(), milled: Vec::new() };
             self.frames.push(Frame::Effect(Box::new(EffectProc::as_enters(self.objects[slot as usize].def, ctx))));
         }
     }
