@@ -38,7 +38,7 @@ def test_a_cast_moves_the_card_to_the_stack_pays_and_becomes_cast():  # CR 601.2
         {"kind": "spell_cast", "player": 0, "spell": spell, "kicks": [0, 0], "granted_kicks": 0, "x": 0, "targets": []},
     ]
     assert g.priority_player == 0  # 601.2i: the caster had priority, so gets it again
-    assert g.cast_info(spell) == {"kicked": False, "kicks": [0, 0], "granted_kicks": 0, "x": 0, "flashback": False, "targets": []}
+    assert g.cast_info(spell) == {"kicked": False, "kicks": [0, 0], "granted_kicks": 0, "x": 0, "flashback": False, "modes": [], "targets": []}
 
 
 def test_the_spell_cast_event_records_the_chosen_targets():  # CR 601.2c, 601.2i
@@ -537,7 +537,7 @@ def test_flashback_still_lets_the_caster_pay_kicker():  # CR 702.34a, 118.9d, 70
     assert g.pending.purpose == "kicker"
     (spell,) = g.answer(True)
     assert all(g.object(m).tapped for m in mountains)  # {2}{R} + {1}
-    assert g.cast_info(spell) == {"kicked": True, "kicks": [1, 0], "granted_kicks": 0, "x": 0, "flashback": True, "targets": [[{"player": 1}]]}
+    assert g.cast_info(spell) == {"kicked": True, "kicks": [1, 0], "granted_kicks": 0, "x": 0, "flashback": True, "modes": [], "targets": [[{"player": 1}]]}
     g.resolve_top()
     assert len(g.library(1)) == 6
     assert [g.name(c) for c in g.exile()] == ["Test Kicked Flashback Mill"]

@@ -52,7 +52,7 @@ def test_paying_the_kicker_adds_its_cost_and_the_spell_is_kicked():  # CR 702.33
     spell = g.cast(jo, kick=True)
     assert all(g.object(c).tapped for c in (i1, i2, f))
     assert g.kicked(spell) is True
-    assert g.cast_info(spell) == {"kicked": True, "kicks": [1, 0], "granted_kicks": 0, "x": 0, "flashback": False, "targets": []}
+    assert g.cast_info(spell) == {"kicked": True, "kicks": [1, 0], "granted_kicks": 0, "x": 0, "flashback": False, "modes": [], "targets": []}
     assert g.events[-1] == {"kind": "spell_cast", "player": 0, "spell": spell, "kicks": [1, 0], "granted_kicks": 0, "x": 0, "targets": []}
 
 
@@ -474,7 +474,7 @@ def test_sticker_kicker_paid_gives_a_ticket_and_the_sticker_stays_on_the_permane
     assert g.player_counters(0) == {"ticket": 1}  # the ticket comes with the kicker, sticker or not
     assert all(g.object(f).tapped for f in forests)
     assert g.stickers(spell) == ["sticker"]
-    assert g.cast_info(spell) == {"kicked": True, "kicks": [0, 0], "granted_kicks": 1, "x": 0, "flashback": False, "targets": []}
+    assert g.cast_info(spell) == {"kicked": True, "kicks": [0, 0], "granted_kicks": 1, "x": 0, "flashback": False, "modes": [], "targets": []}
     assert kinds(g.events)[-3:] == ["player_counters_changed", "sticker_put", "spell_cast"]
     assert g.events[-2] == {"kind": "sticker_put", "player": 0, "card": spell, "sticker": "sticker"}
     g.resolve_top()
