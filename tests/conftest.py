@@ -137,3 +137,16 @@ def redefine(g: mtgsim.Game, placeholder: str, definition: dict[str, Any]) -> mt
     for i in hits:
         saved["defs"][i] = definition
     return mtgsim.Game._load(json.dumps(saved))
+
+
+# ----- the play loop and copies (test_cr117_play_loop.py, test_cr707_copies.py) -----
+
+
+def all_zone_ids(g: mtgsim.Game) -> list[int]:
+    """Every object id listed in any zone: each player's library, hand, graveyard and outside
+    zone, then the battlefield, the stack, exile and the command zone. Tokens and copies of
+    spells are counted while they exist; cards always."""
+    ids: list[int] = []
+    for p in range(g.num_players):
+        ids += g.library(p) + g.hand(p) + g.graveyard(p) + g.outside(p)
+    return ids + g.battlefield() + g.stack() + g.exile() + g.command()

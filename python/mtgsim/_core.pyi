@@ -407,6 +407,12 @@ class Game:
     def copy_spell(self, spell: int, controller: int | None = None) -> int:
         """Puts a copy of a spell on the stack (CR 707.10) with its choices (kicked status, X,
         targets); it is not cast. A copy of a permanent spell becomes a token."""
+    def activate(self, source: int, index: int = 0) -> int | None:
+        """Activates activated ability ``index`` of ``source`` (CR 602; mana abilities are
+        ``activate_mana``): costs paid at once, the ability on the stack; returns its id."""
+    def cycle(self, card: int) -> int | None:
+        """Cycles a card from hand (CR 702.29): pays its cycling cost, discards it, and puts the
+        ability on the stack; "when you cycle" triggers go above it. Returns the ability's id."""
     def play_land(self, card: int) -> int:
         """CR 305.1: once per turn, in your main phase with an empty stack. Returns the new id."""
     def activate_mana(self, source: int, mana: str | None = None) -> None:
@@ -434,7 +440,7 @@ class Game:
         """Answers the pending decision. Returns the finished action's result, or None if it
         stopped again. A wrong answer raises InvalidAnswerError and changes nothing."""
     def set_policy(self, player: int, policy: _PolicyName | _Callback) -> None: ...
-    def policy(self, player: int) -> Literal["random", "first", "manual", "callback"]: ...
+    def policy(self, player: int) -> Literal["random", "first", "goldfish", "manual", "callback"]: ...
     def script(self, player: int, answers: Sequence[_Answer]) -> None:
         """Queues answers for the player's next decisions, used before the policy."""
     def script_len(self, player: int) -> int: ...

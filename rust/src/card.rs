@@ -220,11 +220,18 @@ impl CardDef {
         for (i, s) in rules.statics.iter().enumerate() {
             let filter = match s {
                 StaticAbility::CostReduction { filter, .. } | StaticAbility::CostIncrease { filter, .. } | StaticAbility::GrantStickerKicker { filter, .. } => filter,
+                StaticAbility::ProhibitCycling | StaticAbility::CyclingCostReduction { .. } => continue,
             };
             crate::filter::CardFilter::parse(filter).map_err(|e| err(&format!("rules.static[{i}].filter"), e.to_string()))?;
         }
         validate_effects(&rules.spell, rules.targets.len(), "rules.spell").map_err(|(f, why)| err(&f, why))?;
         validate_effects(&rules.as_enters, 0, "rules.as_enters").map_err(|(f, why)| err(&f, why))?;
+        for (i, a) in rules.activated.iter().enumerate() {
+            validate_effects(&a.effects, 0, &format!("rules.activated[{i}].effects")).map_err(|(f, why)| err(&f, why))?;
+        }
+        for (i, t) in rules.triggers.iter().enumerate() {
+            validate_effects(&t.effects, 0, &format!("rules.triggers[{i}].effects")).map_err(|(f, why)| err(&f, why))?;
+        }
         for (i, mode) in rules.modes.iter().enumerate() {
             validate_effects(&mode.effects, rules.targets.len(), &format!("rules.modes[{i}].effects")).map_err(|(f, why)| err(&f, why))?;
         }

@@ -480,7 +480,7 @@ impl CastProc {
         let o = &mut g.objects[slot as usize];
         o.controller = self.caster;
         o.cast = cast;
-        g.stack_items.push(StackItem { slot, controller: self.caster, targets: self.targets.clone() });
+        g.stack_items.push(StackItem { slot, controller: self.caster, targets: self.targets.clone(), ability: None });
         self.spell = Some(spell);
     }
 

@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::ability::AbilityRef;
 use crate::actions::discard::DiscardMode;
 use crate::actions::search::SearchSpec;
 use crate::decision::{Answer, Choice, Decision, Purpose};
@@ -50,6 +51,7 @@ enum Root {
     Spell,
     AsEnters,
     Mode(u16),
+    Ability(AbilityRef),
 }
 
 impl EffectProc {
@@ -59,6 +61,10 @@ impl EffectProc {
 
     pub(crate) fn mode(def: u32, mode: u16, ctx: EffectCtx) -> EffectProc {
         EffectProc { def, root: Root::Mode(mode), path: Vec::new(), pc: 0, choosing: false, ctx }
+    }
+
+    pub(crate) fn ability(def: u32, ability: AbilityRef, ctx: EffectCtx) -> EffectProc {
+        EffectProc { def, root: Root::Ability(ability), path: Vec::new(), pc: 0, choosing: false, ctx }
     }
 
     pub(crate) fn as_enters(def: u32, ctx: EffectCtx) -> EffectProc {
@@ -71,6 +77,8 @@ impl EffectProc {
             Root::Spell => &rules.spell,
             Root::AsEnters => &rules.as_enters,
             Root::Mode(m) => &rules.modes[m as usize].effects,
+            Root::Ability(AbilityRef::Activated(i)) => &rules.activated[i as usize].effects,
+            Root::Ability(AbilityRef::Triggered(i)) => &rules.triggers[i as usize].effects,
         };
         for &(i, branch) in &self.path {
             match &list[i as usize] {

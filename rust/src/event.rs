@@ -74,6 +74,12 @@ pub enum Event {
     SpellCast { player: u8, spell: ObjId, kicks: [u16; 2], granted_kicks: u16, x: u32, targets: Vec<TargetRef> },
     /// A ticket counter from sticker kicker and, if chosen, a sticker (CR 702.33h, 123).
     StickerPut { player: u8, card: ObjId, sticker: String },
+    /// An activated ability was activated (CR 602.2): the ability object on the stack.
+    AbilityActivated { player: u8, source: ObjId, ability: ObjId, cycling: bool },
+    /// A card was cycled (CR 702.29): `card` is where it went.
+    Cycled { player: u8, card: ObjId },
+    /// A triggered ability was put on the stack (CR 603.3).
+    AbilityTriggered { player: u8, source: ObjId, ability: ObjId },
     /// A copy of `spell` was put on the stack (CR 707.10).
     SpellCopied { spell: ObjId, copy: ObjId, controller: u8 },
     /// A spell or ability resolved (CR 608); `card` is where its card went, if anywhere.

@@ -152,6 +152,9 @@ pub struct Game {
     pub(crate) output: Vec<ObjId>,
     pub(crate) log: EventLog,
     pub(crate) outcome: Option<Outcome>,
+    /// Triggered abilities waiting to be put on the stack (CR 603.3).
+    #[serde(default)]
+    pub(crate) pending_triggers: Vec<crate::ability::PendingTrigger>,
     /// Counters on objects (CR 122), by slot; few objects ever have any.
     pub(crate) object_counters: Vec<(u32, Counters)>,
     /// Players who have lost, in the order they lost.
@@ -194,6 +197,7 @@ impl Game {
             log: EventLog { recording: true, events: Vec::new() },
             outcome: None,
             object_counters: Vec::new(),
+            pending_triggers: Vec::new(),
             losers: Vec::new(),
         })
     }
@@ -669,7 +673,15 @@ impl Game {
         self.players[p as usize].left = true;
         for slot in 0..self.objects.len() as u32 {
             let o = self.objects[slot as usize];
-            if o.owner == p && o.zone.kind != ZoneKind::Outside {
+            if o.kind == crate::object::ObjectKind::Ceased {
+                continue;
+            }
+            if (o.owner == p || o.controller == p) && o.zone.kind == ZoneKind::Stack {
+                self.drop_stack_item(slot);
+            }
+            if o.owner == p && o.kind != crate::object::ObjectKind::Card {
+                self.cease(slot); // copies, abilities and tokens just stop existing
+            } else if o.owner == p && o.zone.kind != ZoneKind::Outside {
                 self.move_slot(slot, ZoneKind::Outside, Position::Top);
             } else if o.owner != p && o.controller == p && o.zone.kind == ZoneKind::Battlefield {
                 self.move_slot(slot, ZoneKind::Exile, Position::Top);
@@ -865,6 +877,7 @@ impl Game {
         self.log.events.clone_from(&src.log.events);
         self.outcome.clone_from(&src.outcome);
         self.object_counters.clone_from(&src.object_counters);
+        self.pending_triggers.clone_from(&src.pending_triggers);
         self.losers.clone_from(&src.losers);
     }
 }

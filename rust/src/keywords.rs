@@ -3,7 +3,9 @@
 //! flashback.
 
 use crate::mana::ManaCost;
-use crate::rules::{CardRules, Kicker};
+use crate::actions::search::Destination;
+use crate::rules::{AbilityCost, ActivatedAbility, Amount, CardRules, Effect, Kicker, Who};
+use crate::zone::ZoneKind;
 
 /// Strips reminder text: everything in parentheses (CR 207.2).
 fn without_reminder(line: &str) -> String {
@@ -23,6 +25,7 @@ fn without_reminder(line: &str) -> String {
 /// Reads keyword lines into `rules`, leaving fields the record set explicitly alone.
 pub fn import_keywords(oracle_text: &str, rules: &mut CardRules) {
     let explicit_kicker = !rules.kicker.is_empty();
+    let explicit_cycling = rules.activated.iter().any(|a| a.cycling);
     for raw in oracle_text.lines() {
         let line = without_reminder(raw);
         let lower = line.to_ascii_lowercase();
@@ -34,12 +37,48 @@ pub fn import_keywords(oracle_text: &str, rules: &mut CardRules) {
             if rules.flashback.is_none() {
                 rules.flashback = Some(cost);
             }
+        } else if let Some(a) = parse_cycling_line(&line).filter(|_| !explicit_cycling) {
+            rules.activated.push(a);
         } else if !explicit_kicker {
             if let Some(k) = parse_kicker_line(&line) {
                 rules.kicker.extend(k);
             }
         }
     }
+}
+
+/// "Cycling {1}{U}", "Cycling—Pay 2 life." (CR 702.29a), "[Type]cycling {N}" and "Basic
+/// landcycling {N}" (702.29e: discard it, search for a card of that type, reveal it, put it
+/// into your hand, then shuffle).
+pub fn parse_cycling_line(line: &str) -> Option<ActivatedAbility> {
+    let (head, rest) = match line.find(['{', '—', '-']) {
+        Some(i) => (line[..i].trim(), line[i..].trim()),
+        None => return None,
+    };
+    let lower = head.to_ascii_lowercase();
+    let kind = lower.strip_suffix("cycling")?.trim();
+    let mut cost = AbilityCost { discard_self: true, ..AbilityCost::default() };
+    if let Some(life) = rest.strip_prefix('—').or_else(|| rest.strip_prefix('-')) {
+        let n: u32 = life.trim().strip_prefix("Pay ")?.split_whitespace().next()?.parse().ok()?;
+        cost.pay_life = n;
+    } else {
+        cost.mana = Some(ManaCost::parse(rest.trim_end_matches('.')).ok()?);
+    }
+    let effects = if kind.is_empty() {
+        vec![Effect::Draw { who: Who::You, count: Amount::Fixed(1) }]
+    } else {
+        // "Islandcycling": an Island card; "Wizardcycling": a Wizard; "basic landcycling".
+        let filter = if kind == "basic land" {
+            "basic land".to_string()
+        } else {
+            let mut t = kind.to_string();
+            t[..1].make_ascii_uppercase();
+            t
+        };
+        crate::filter::CardFilter::parse(&filter).ok()?;
+        vec![Effect::Search { who: Who::You, filter, count: 1, to: Destination::Hand, reveal: true, shuffle: true, optional: false }]
+    };
+    Some(ActivatedAbility { cost, effects, zone: ZoneKind::Hand, cycling: true })
 }
 
 /// "Kicker {U}", "Kicker {1}{G} and/or {W}" (CR 702.33b), "Multikicker {2}" (702.33c),
@@ -90,6 +129,22 @@ mod tests {
         assert!(s[0].sticker && !s[0].multi);
         assert!(parse_kicker_line("Kicker—Sacrifice a creature.").is_none());
         assert!(parse_kicker_line("Cycling {2}").is_none());
+    }
+
+    #[test]
+    fn cycling_lines_cr_702_29() {
+        let c = parse_cycling_line("Cycling {1}{U}").unwrap();
+        assert_eq!(c.cost.mana.unwrap().to_string(), "{1}{U}");
+        assert!(c.cycling && c.cost.discard_self && c.zone == ZoneKind::Hand);
+        let life = parse_cycling_line("Cycling—Pay 2 life.").unwrap();
+        assert_eq!((life.cost.pay_life, life.cost.mana), (2, None));
+        assert_eq!(parse_cycling_line("Cycling-Pay 2 life.").unwrap().cost.pay_life, 2);
+        let island = parse_cycling_line("Islandcycling {1}").unwrap();
+        assert!(matches!(&island.effects[0], Effect::Search { filter, .. } if filter == "Island"));
+        let basic = parse_cycling_line("Basic landcycling {2}").unwrap();
+        assert!(matches!(&basic.effects[0], Effect::Search { filter, .. } if filter == "basic land"));
+        assert!(parse_cycling_line("Kicker {U}").is_none());
+        assert!(parse_cycling_line("Players can't cycle cards.").is_none());
     }
 
     #[test]

@@ -35,6 +35,7 @@
 //! (kicked status, X, targets) carry over; a spell that is a copy with no card is duplicated by
 //! name.
 
+pub mod ability;
 pub mod actions;
 pub mod batch;
 pub mod card;
@@ -80,7 +81,7 @@ pub use filter::CardFilter;
 pub use game::{Game, Outcome, PlayerState, Progress, Setup};
 pub use mana::{Color, ManaCost, ManaSymbol};
 pub use object::{CastInfo, ObjId, Object, ObjectKind};
-pub use play::{PriorityAction, Until};
+pub use play::{PlayState, PriorityAction, Until};
 pub use policy::Policy;
 pub use rng::Rng;
 pub use rules::CardRules;

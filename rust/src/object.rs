@@ -70,6 +70,8 @@ pub enum ObjectKind {
     /// A token (CR 111): the permanent a copy of a permanent spell becomes (CR 707.10f). It
     /// ceases to exist when it leaves the battlefield (CR 704.5d, 111.7).
     Token,
+    /// An activated or triggered ability on the stack (CR 113.7): not a card.
+    Ability,
     /// An object that has ceased to exist; its slot is in no zone.
     Ceased,
 }

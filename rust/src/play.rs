@@ -24,6 +24,20 @@ pub enum PriorityAction {
     Cast { card: ObjId },
 }
 
+/// Where a [`Game::play`] started, to tell when it has got where it was going.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct PlayState {
+    turn: u32,
+    step: TurnStep,
+    left_step: bool,
+}
+
+impl PlayState {
+    pub fn new(g: &Game) -> PlayState {
+        PlayState { turn: g.turn, step: g.step, left_step: false }
+    }
+}
+
 /// When [`Game::play`] stops (besides a decision nobody inside the engine answers).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Until {
@@ -67,17 +81,18 @@ impl Game {
     /// play, then the spells in hand they may cast and can pay for (unkicked).
     pub fn priority_actions(&self, p: u8) -> Vec<PriorityAction> {
         let mut out = vec![PriorityAction::Pass];
-        if self.priority != Some(p) {
+        if self.priority != Some(p) || self.is_over() {
             return out;
         }
         let sorcery_time = self.step.is_main() && self.active == p && self.stack.is_empty();
-        for &slot in &self.players[p as usize].hand {
+        let hand = &self.players[p as usize].hand;
+        if sorcery_time && self.lands_played == 0 {
+            out.extend(hand.iter().filter(|&&s| self.def_of_slot(s).is(CardType::Land)).map(|&s| PriorityAction::PlayLand { card: self.id_of(s) }));
+        }
+        for &slot in hand {
             let def = self.def_of_slot(slot);
             let card = self.id_of(slot);
             if def.is(CardType::Land) {
-                if sorcery_time && self.lands_played == 0 {
-                    out.push(PriorityAction::PlayLand { card });
-                }
                 continue;
             }
             let fast = def.is(CardType::Instant) || def.rules.flash;
@@ -111,27 +126,38 @@ impl Game {
                 return Err(invalid(format!("the game never stops in the {} step without combat or a decision", s.name())));
             }
         }
-        let (turn, step) = (self.turn, self.step);
-        let mut left_step = false;
+        let mut state = PlayState::new(self);
         for _ in 0..max_actions {
-            left_step |= self.step != step || self.turn != turn;
-            let done = match until {
-                Until::GameOver => false,
-                Until::EndOfTurn => self.turn > turn,
-                Until::Turn(n) => self.turn >= n && self.step >= TurnStep::Upkeep,
-                Until::Step(s) => left_step && self.step == s,
-            };
-            if done || self.is_over() {
+            if self.reached(until, &mut state) {
                 return Ok(Progress::Done(Vec::new()));
             }
-            if self.priority.is_none() {
-                return Err(invalid("nobody has priority, so the game can't go on from here"));
-            }
-            if self.perform(Frame::Priority(PriorityProc { options: Vec::new() }))? == Progress::Paused {
+            if self.play_one()? == Progress::Paused {
                 return Ok(Progress::Paused);
             }
         }
         Ok(Progress::Done(Vec::new()))
+    }
+
+    /// Whether a play started at `state` has got to `until` (or the game is over).
+    pub fn reached(&self, until: Until, state: &mut PlayState) -> bool {
+        state.left_step |= self.step != state.step || self.turn != state.turn;
+        self.is_over()
+            || match until {
+                Until::GameOver => false,
+                Until::EndOfTurn => self.turn > state.turn,
+                Until::Turn(n) => self.turn >= n && self.step >= TurnStep::Upkeep,
+                Until::Step(s) => state.left_step && self.step == s,
+            }
+    }
+
+    /// The player with priority takes one action chosen by their policy (or stops the game
+    /// with the decision pending).
+    pub fn play_one(&mut self) -> Result<Progress> {
+        self.ensure_idle()?;
+        if self.priority.is_none() {
+            return Err(invalid("nobody has priority, so the game can't go on from here"));
+        }
+        self.perform(Frame::Priority(PriorityProc { options: Vec::new() }))
     }
 }
 

@@ -79,6 +79,11 @@ impl Game {
             }
         }
         self.check_state_based_actions();
+        if let Some(p) = self.priority {
+            if !self.pending_triggers.is_empty() {
+                self.give_priority(p); // what the action triggered goes on the stack (CR 603.3)
+            }
+        }
         Ok(Progress::Done(std::mem::take(&mut self.output)))
     }
 

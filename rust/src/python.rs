@@ -22,7 +22,7 @@ use crate::policy::Policy;
 use crate::rng::{derive_seed, Rng};
 use crate::casting::CastOptions;
 use crate::target::TargetRef;
-use crate::play::Until;
+use crate::play::{PlayState, Until};
 use crate::turn::Step;
 use crate::zone::{Position, ZoneKind};
 
@@ -1132,7 +1132,20 @@ impl PyGame {
     fn play(slf: &Bound<'_, Self>, until: Option<&Bound<'_, PyAny>>, max_actions: Int) -> PyResult<()> {
         let until = until.map(until_from_py).transpose()?.unwrap_or(Until::GameOver);
         let max = u64::try_from(max_actions.0).map_err(|_| to_py(invalid("max_actions must not be negative")))?;
-        Self::act(slf, |g| g.play(until, max)).map(|_| ())
+        if !slf.borrow().has_callbacks() {
+            return Self::act(slf, |g| g.play(until, max)).map(|_| ());
+        }
+        // The slow path: Python callbacks answer between actions, one action at a time.
+        let mut state = PlayState::new(&slf.borrow().game);
+        for _ in 0..max {
+            if slf.borrow().game.reached(until, &mut state) {
+                break;
+            }
+            if Self::act(slf, |g| g.play_one())?.is_none() {
+                break; // stopped at a manual player's decision
+            }
+        }
+        Ok(())
     }
     fn priority_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let actions = match self.game.priority_player() {
@@ -1145,6 +1158,18 @@ impl PyGame {
     fn copy_spell(&mut self, spell: Int, controller: Option<Int>) -> PyResult<u64> {
         let controller = controller.map(|c| player(c.0, &self.game)).transpose()?;
         Ok(self.game.copy_spell(obj(spell.0)?, controller).py_err()?.0)
+    }
+    /// Activates ability `index` of `source` (CR 602); returns the ability on the stack.
+    #[pyo3(signature = (source, index = Int(0)), text_signature = "($self, source, index=0)")]
+    fn activate(slf: &Bound<'_, Self>, source: Int, index: Int) -> PyResult<Option<u64>> {
+        let source = obj(source.0)?;
+        let index = usize::try_from(index.0).map_err(|_| to_py(invalid(format!("ability index {} is out of range", index.0))))?;
+        Ok(Self::act(slf, |g| g.activate(source, index))?.and_then(|v| v.first().copied()))
+    }
+    /// Cycles a card from hand (CR 702.29); returns the cycling ability on the stack.
+    fn cycle(slf: &Bound<'_, Self>, card: Int) -> PyResult<Option<u64>> {
+        let card = obj(card.0)?;
+        Ok(Self::act(slf, |g| g.cycle(card))?.and_then(|v| v.first().copied()))
     }
     fn play_land(&mut self, card: Int) -> PyResult<u64> {
         Ok(self.game.play_land(obj(card.0)?).py_err()?.0)

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::actions::search::Destination;
 use crate::mana::ManaCost;
+use crate::zone::ZoneKind;
 
 /// Who an instruction applies to, from the point of view of the spell's or ability's
 /// controller.
@@ -210,6 +211,75 @@ pub enum Effect {
     },
 }
 
+/// The costs of an activated ability (CR 602.1a, 118).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AbilityCost {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mana: Option<ManaCost>,
+    /// {T} (CR 107.5).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub tap: bool,
+    /// "Pay N life" (CR 119.4: only with at least N life).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub pay_life: u32,
+    /// "Discard this card" (cycling, CR 702.29a).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub discard_self: bool,
+    /// "Sacrifice this permanent" (CR 701.21).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sacrifice_self: bool,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+fn battlefield() -> ZoneKind {
+    ZoneKind::Battlefield
+}
+
+/// An activated ability (CR 602): "[cost]: [effect]".
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ActivatedAbility {
+    #[serde(default)]
+    pub cost: AbilityCost,
+    pub effects: Vec<Effect>,
+    /// Where its card must be for it to be activated: the battlefield, or the hand for
+    /// cycling (CR 702.29a). The ability exists in every zone (CR 113.6), so effects that look
+    /// for it see it anywhere.
+    #[serde(default = "battlefield")]
+    pub zone: ZoneKind,
+    /// A cycling ability, typecycling included (CR 702.29a, e).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cycling: bool,
+}
+
+/// What a triggered ability waits for (CR 603.1).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Trigger {
+    /// "When you cycle this card": from whatever zone the card went to (CR 702.29c).
+    CycleThis,
+    /// "Whenever a player cycles a card".
+    PlayerCycles,
+    /// "Whenever you cycle or discard [another] card": once per cycle, since cycling is a
+    /// discard (CR 702.29d).
+    CycleOrDiscard {
+        #[serde(default)]
+        another: bool,
+    },
+}
+
+/// A triggered ability (CR 603): "[trigger condition], [effect]".
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TriggeredAbility {
+    pub when: Trigger,
+    pub effects: Vec<Effect>,
+}
+
 /// One mode of a modal spell (CR 700.2).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -266,6 +336,10 @@ pub enum StaticAbility {
     CostIncrease { filter: String, amount: u32 },
     /// "[filter] spells you cast have sticker kicker [cost]" (CR 702.33h).
     GrantStickerKicker { filter: String, cost: ManaCost },
+    /// "Players can't cycle cards" (Stabilizer; CR 602.5).
+    ProhibitCycling,
+    /// "Cycling abilities you activate cost you up to {N} less to activate" (generic only).
+    CyclingCostReduction { up_to: u32 },
 }
 
 /// A kicker ability (CR 702.33): its cost, and whether it may be paid any number of times.
@@ -323,6 +397,10 @@ pub struct CardRules {
     pub mana: Vec<ManaAbility>,
     #[serde(default, rename = "static", skip_serializing_if = "Vec::is_empty")]
     pub statics: Vec<StaticAbility>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub activated: Vec<ActivatedAbility>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub triggers: Vec<TriggeredAbility>,
     /// Oracle text the engine does not model yet, reported per card, never silently dropped.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unsupported: Vec<String>,

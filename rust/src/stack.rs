@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::ability::AbilityRef;
 use crate::card::CardType;
 use crate::effect::{EffectCtx, EffectProc};
 use crate::event::Event;
@@ -22,6 +23,9 @@ pub struct StackItem {
     /// The targets chosen for each "target" of the spell, in order; empty for a target the
     /// spell was cast without (CR 702.33g).
     pub targets: Vec<Vec<TargetRef>>,
+    /// For an ability: which ability, its source's slot, and the source object it came from.
+    #[serde(default)]
+    pub ability: Option<(AbilityRef, u32, ObjId)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -45,6 +49,14 @@ impl ResolveProc {
             return Step::Done;
         };
         let (slot, controller) = (item.slot, item.controller);
+        if let Some((ability, source, source_id)) = item.ability {
+            // CR 608.2: an ability follows its instructions, then leaves the stack.
+            let def = g.objects[slot as usize].def;
+            let ctx = EffectCtx { controller, source, source_id, cast: Default::default(), targets: Vec::new(), legal: Vec::new(), milled: Vec::new() };
+            g.frames.push(Frame::Resolve(ResolveProc { finishing: Some(slot) }));
+            g.frames.push(Frame::Effect(Box::new(EffectProc::ability(def, ability, ctx))));
+            return Step::Done;
+        }
         let def_index = g.objects[slot as usize].def;
         let def = g.defs[def_index as usize].clone();
         // CR 608.2b: a spell whose targets are all illegal now doesn't resolve.
@@ -109,7 +121,7 @@ impl Game {
     /// ceases to exist (CR 707.10a). Returns the card's new id, if it still exists.
     fn spell_to_graveyard(&mut self, slot: u32) -> Option<ObjId> {
         let o = self.objects[slot as usize];
-        if o.kind == ObjectKind::SpellCopy {
+        if matches!(o.kind, ObjectKind::SpellCopy | ObjectKind::Ability) {
             self.cease(slot);
             return None;
         }
@@ -194,7 +206,7 @@ impl Game {
         let zone = crate::zone::Zone { kind: ZoneKind::Stack, player: controller };
         self.objects.push(crate::object::Object { owner: controller, controller, zone, generation: 0, kind: ObjectKind::SpellCopy, tapped: false, damage: 0, ..original });
         self.stack.push(copy);
-        self.stack_items.push(StackItem { slot: copy, controller, targets: item.targets });
+        self.stack_items.push(StackItem { slot: copy, controller, targets: item.targets, ability: None });
         let id = self.id_of(copy);
         self.log.push_with(|| Event::SpellCopied { spell, copy: id, controller });
         Ok(id)

@@ -114,11 +114,15 @@ impl AdvanceProc {
             match next {
                 Step::Untap => unreachable!("the untap step begins a turn"),
                 Step::Draw => {
-                    // CR 103.8a: the starting player skips the draw of their first turn.
-                    if !(g.turn == 1 && g.active == g.starting_player) {
-                        let active = g.active;
-                        g.draw_one(active);
+                    // CR 103.8a, 614.10: in a two-player game the starting player skips the draw
+                    // step of their first turn — it doesn't happen at all. In other multiplayer
+                    // games nobody skips it (103.8c).
+                    if g.turn == 1 && g.active == g.starting_player && g.players.len() == 2 {
+                        g.log.events.retain(|e| !matches!(e, Event::StepBegan { step: Step::Draw, turn: 1, .. }));
+                        continue;
                     }
+                    let active = g.active;
+                    g.draw_one(active);
                 }
                 // Without attacking creatures (combat arrives later) these steps are skipped
                 // (CR 508.8).
@@ -238,9 +242,12 @@ impl Game {
         }
     }
 
+    /// A player receives priority: first waiting triggered abilities go on the stack
+    /// (CR 117.5, 603.3).
     pub(crate) fn give_priority(&mut self, p: u8) {
         self.priority = Some(p);
         self.passes = 0;
+        self.flush_triggers();
     }
 
     pub(crate) fn live_players(&self) -> usize {

@@ -104,6 +104,7 @@ impl Game {
             let card = self.move_slot(slot, ZoneKind::Graveyard, Position::Top);
             self.output.push(card);
             self.log.push_with(|| Event::Discarded { player, card, by, random });
+            self.fire_discard(player, card.slot());
         }
     }
 }

@@ -48,6 +48,13 @@ impl Game {
         }
         if from.kind == ZoneKind::Stack {
             self.drop_stack_item(slot); // the spell leaves the stack with everything it was cast with
+            if self.objects[slot as usize].kind != crate::object::ObjectKind::Card {
+                // A copy or an ability off the stack ceases to exist (CR 704.5e, 707.10a); the
+                // id returned finds nothing.
+                self.cease(slot);
+                self.check_state_based_actions();
+                return Ok(self.id_of(slot));
+            }
         }
         let card = self.move_slot(slot, to, pos);
         if to == ZoneKind::Battlefield {
@@ -58,7 +65,8 @@ impl Game {
         if let Some(c) = controller {
             o.controller = c;
         }
-        let to_zone = o.zone;
+        // Where it went, even for a token that then ceased to exist (CR 111.7).
+        let to_zone = crate::zone::Zone { kind: to, player: if to.is_per_player() { o.owner } else { o.zone.player } };
         self.log.push_with(|| Event::Moved { from_id: id, card, from, to: to_zone });
         self.check_state_based_actions();
         Ok(card)
