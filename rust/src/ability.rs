@@ -128,7 +128,7 @@ impl Game {
         let def = self.objects[source_slot as usize].def;
         let slot = self.objects.len() as u32;
         let zone = Zone { kind: ZoneKind::Stack, player: controller };
-        self.objects.push(Object { def, generation: 0, owner: controller, controller, zone, tapped: false, damage: 0, cast: Default::default(), kind: ObjectKind::Ability });
+        self.objects.push(Object { def, generation: 0, owner: controller, controller, zone, tapped: false, damage: 0, cast: Default::default(), kind: ObjectKind::Ability, flags: 0 });
         self.stack.push(slot);
         self.stack_items.push(StackItem { slot, controller, targets: Vec::new(), ability: Some((ability, source_slot, source)) });
         ObjId::new(slot, 0)

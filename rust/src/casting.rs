@@ -47,6 +47,13 @@ pub struct CastOptions {
     pub modes: Option<Vec<u32>>,
 }
 
+/// Why paying stopped short.
+enum PayStop {
+    Fail(Error),
+    /// The player pays by hand: which of these sources to tap.
+    Ask(Vec<ObjId>),
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 enum Stage {
     Modes,
@@ -139,12 +146,12 @@ impl Game {
         }
         let granted = self.granted_kickers(caster, &def);
         let printed_kickers = def.rules.kicker.len();
-        let kickers: Vec<&Kicker> = def.rules.kicker.iter().chain(&granted).collect();
+        let kicker_count = printed_kickers + granted.len();
         if let Some(k) = &opts.kicks {
-            if k.len() > kickers.len() {
-                return Err(invalid(format!("{} has {} kicker abilit{} here, not {}", def.name, kickers.len(), if kickers.len() == 1 { "y" } else { "ies" }, k.len())));
+            if k.len() > kicker_count {
+                return Err(invalid(format!("{} has {} kicker abilit{} here, not {}", def.name, kicker_count, if kicker_count == 1 { "y" } else { "ies" }, k.len())));
             }
-            for (i, (&n, kicker)) in k.iter().zip(kickers.iter().copied()).enumerate() {
+            for (i, (&n, kicker)) in k.iter().zip(def.rules.kicker.iter().chain(&granted)).enumerate() {
                 if n > 1 && !kicker.multi {
                     return Err(invalid(format!("kicker {} can be paid at most once (only multikicker repeats, CR 702.33c)", i)));
                 }
@@ -303,10 +310,13 @@ impl CastProc {
                         self.stage = Stage::Kicker(i + 1);
                         continue;
                     }
-                    if let Some(n) = self.opts.kicks.as_ref().map(|k| k.get(i).copied().unwrap_or(0)) {
-                        self.kicks.push(n);
-                        self.stage = Stage::Kicker(i + 1);
-                        continue;
+                    if i == 0 {
+                        if let Some(mut given) = self.opts.kicks.take() {
+                            given.resize(self.kicker_count(), 0);
+                            self.kicks = given;
+                            self.stage = Stage::X;
+                            continue;
+                        }
                     }
                     // Offer only what can be paid along with what is already announced.
                     let kicker = self.kicker(g, i).expect("i < kicker_count");
@@ -402,29 +412,18 @@ impl CastProc {
                 // CR 601.2f–h: lock in the total cost and pay it.
                 Stage::Pay => {
                     let cost = self.cost_to_pay(g, &self.kicks, self.x);
-                    let sources = g.mana_sources(self.caster);
-                    let pool = g.players[self.caster as usize].pool.clone();
-                    let chosen: Option<Vec<u64>> = if self.asked {
-                        self.asked = false;
-                        let Answer::Cards { cards } = g.take_answer() else { unreachable!("validated") };
-                        Some(cards.iter().map(|c| c.0).collect())
-                    } else {
-                        self.opts.payment.as_ref().map(|v| v.iter().map(|c| c.0).collect())
-                    };
-                    let payment: Payment = match chosen {
-                        Some(ids) => match solve_with(&cost, &pool, &sources, &ids) {
-                            Ok(p) => p,
-                            Err(why) => return Step::Fail(cannot_pay(&cost.symbols, &why)),
-                        },
-                        None if !g.seats[self.caster as usize].auto_pay && !sources.is_empty() => {
-                            let options = sources.iter().map(|s| ObjId(s.id)).collect::<Vec<_>>();
+                    let mut sources = std::mem::take(&mut g.source_buf);
+                    g.fill_mana_sources(self.caster, &mut sources);
+                    let pool = g.players[self.caster as usize].pool;
+                    let outcome = self.pay_outcome(g, &cost, &pool, &sources);
+                    g.source_buf = sources;
+                    let payment = match outcome {
+                        Ok(p) => p,
+                        Err(PayStop::Fail(e)) => return Step::Fail(e),
+                        Err(PayStop::Ask(options)) => {
                             let max = options.len() as u32;
                             return self.ask(Purpose::PayMana, Choice::Cards { options, min: 0, max });
                         }
-                        None => match solve(&cost, &pool, &sources) {
-                            Some(p) => p,
-                            None => return Step::Fail(cannot_pay(&cost.symbols, "not enough untapped mana sources and mana in the pool")),
-                        },
                     };
                     self.commit(g, &payment);
                     if self.sticker_kicked() {
@@ -448,6 +447,22 @@ impl CastProc {
                     self.stage = Stage::Pay;
                 }
             }
+        }
+    }
+
+    /// The payment: the caller's chosen sources, an explicit-payment decision, or automatic.
+    fn pay_outcome(&mut self, g: &mut Game, cost: &CostToPay, pool: &crate::payment::ManaPool, sources: &[crate::payment::ManaSource]) -> std::result::Result<Payment, PayStop> {
+        let chosen: Option<Vec<u64>> = if self.asked {
+            self.asked = false;
+            let Answer::Cards { cards } = g.take_answer() else { unreachable!("validated") };
+            Some(cards.iter().map(|c| c.0).collect())
+        } else {
+            self.opts.payment.as_ref().map(|v| v.iter().map(|c| c.0).collect())
+        };
+        match chosen {
+            Some(ids) => solve_with(cost, pool, sources, &ids).map_err(|why| PayStop::Fail(cannot_pay(&cost.symbols, &why))),
+            None if !g.seats[self.caster as usize].auto_pay && !sources.is_empty() => Err(PayStop::Ask(sources.iter().map(|s| ObjId(s.id)).collect())),
+            None => solve(cost, pool, sources).ok_or_else(|| PayStop::Fail(cannot_pay(&cost.symbols, "not enough untapped mana sources and mana in the pool"))),
         }
     }
 

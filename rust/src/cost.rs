@@ -10,6 +10,7 @@ use crate::game::Game;
 use crate::mana::{Color, ManaSymbol};
 use crate::payment::{ManaPool, ManaSource, ManaType, Payment};
 use crate::rules::{Amount, Dynamic, Kicker, StaticAbility};
+use crate::object::Object;
 use crate::zone::ZoneKind;
 
 /// The mana type named by a letter of a card's mana ability.
@@ -36,14 +37,25 @@ impl Game {
     /// The untapped permanents `p` controls that can be tapped for mana (CR 605), in
     /// battlefield order.
     pub(crate) fn mana_sources(&self, p: u8) -> Vec<ManaSource> {
+        let mut out = Vec::new();
+        self.fill_mana_sources(p, &mut out);
+        out
+    }
+
+    /// [`Game::mana_sources`] into a reused buffer (the casting hot path).
+    pub(crate) fn fill_mana_sources(&self, p: u8, out: &mut Vec<ManaSource>) {
+        out.clear();
+        out.extend(self.mana_sources_iter(p));
+    }
+
+    fn mana_sources_iter(&self, p: u8) -> impl Iterator<Item = ManaSource> + '_ {
         self.battlefield
             .iter()
-            .filter(|&&s| {
+            .filter(move |&&s| {
                 let o = &self.objects[s as usize];
-                o.controller == p && !o.tapped
+                o.controller == p && !o.tapped && o.flags & Object::HAS_MANA != 0
             })
-            .filter_map(|&s| self.mana_ability(s).map(|(options, amount)| ManaSource { id: self.id_of(s).0, options: options.iter().copied().collect(), amount }))
-            .collect()
+            .filter_map(move |&s| self.mana_ability(s).map(|(options, amount)| ManaSource { id: self.id_of(s).0, options: options.iter().copied().collect(), amount }))
     }
 
     /// Static cost changes for a spell `p` casts: (generic increase, generic reduction).
@@ -73,7 +85,8 @@ impl Game {
     /// Static abilities of permanents `p` controls (CR 604.1).
     fn for_each_static(&self, p: u8, mut f: impl FnMut(&StaticAbility)) {
         for &slot in &self.battlefield {
-            if self.objects[slot as usize].controller == p {
+            let o = &self.objects[slot as usize];
+            if o.controller == p && o.flags & Object::HAS_STATICS != 0 {
                 for s in &self.def_of_slot(slot).rules.statics {
                     f(s);
                 }

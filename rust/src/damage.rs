@@ -38,6 +38,10 @@ impl Game {
         let mut dying: Vec<u32> = Vec::new();
         let mut annihilate: Vec<(u32, u32)> = Vec::new();
         for &slot in &self.battlefield {
+            let looked_at = self.objects[slot as usize].flags & crate::object::Object::CREATURE_OR_PLANESWALKER != 0;
+            if !looked_at && (self.object_counters.is_empty() || self.counters_on(slot).is_none()) {
+                continue; // nothing here a state-based action looks at
+            }
             let def = self.def_of_slot(slot);
             if def.is(CardType::Creature) {
                 let t = self.toughness_of(slot);

@@ -152,6 +152,9 @@ pub struct Game {
     pub(crate) output: Vec<ObjId>,
     pub(crate) log: EventLog,
     pub(crate) outcome: Option<Outcome>,
+    /// A reused buffer for listing mana sources while paying (not part of the state).
+    #[serde(skip)]
+    pub(crate) source_buf: Vec<crate::payment::ManaSource>,
     /// Triggered abilities waiting to be put on the stack (CR 603.3).
     #[serde(default)]
     pub(crate) pending_triggers: Vec<crate::ability::PendingTrigger>,
@@ -198,6 +201,7 @@ impl Game {
             outcome: None,
             object_counters: Vec::new(),
             pending_triggers: Vec::new(),
+            source_buf: Vec::new(),
             losers: Vec::new(),
         })
     }
@@ -415,7 +419,8 @@ impl Game {
         for def in &defs {
             let def = self.def_index(def);
             let slot = self.objects.len() as u32;
-            self.objects.push(Object { def, generation: 0, owner, controller: owner, zone, tapped: false, damage: 0, cast: Default::default(), kind: Default::default() });
+            let flags = Object::flags_of(&self.defs[def as usize]);
+            self.objects.push(Object { def, generation: 0, owner, controller: owner, zone, tapped: false, damage: 0, cast: Default::default(), kind: Default::default(), flags });
             slots.push(slot);
             ids.push(ObjId::new(slot, 0));
         }

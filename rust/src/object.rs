@@ -56,6 +56,35 @@ pub struct Object {
     /// How it was cast, while a spell and then as the permanent it became (CR 400.7d).
     pub cast: CastInfo,
     pub kind: ObjectKind,
+    /// What the card's printed characteristics make worth looking at, cached from its
+    /// definition so scans of the battlefield touch only this table ([`Object::CREATURE_OR_PLANESWALKER`]
+    /// and the other bits). Effects that change types must be checked beside these.
+    #[serde(default)]
+    pub flags: u8,
+}
+
+impl Object {
+    /// Printed creature or planeswalker: state-based actions look at it (CR 704.5f–i).
+    pub const CREATURE_OR_PLANESWALKER: u8 = 1;
+    /// Has static abilities (CR 604).
+    pub const HAS_STATICS: u8 = 2;
+    /// Has a mana ability (CR 605).
+    pub const HAS_MANA: u8 = 4;
+
+    pub fn flags_of(def: &crate::card::CardDef) -> u8 {
+        use crate::card::CardType;
+        let mut f = 0;
+        if def.is(CardType::Creature) || def.is(CardType::Planeswalker) {
+            f |= Object::CREATURE_OR_PLANESWALKER;
+        }
+        if !def.rules.statics.is_empty() {
+            f |= Object::HAS_STATICS;
+        }
+        if def.mana.is_some() {
+            f |= Object::HAS_MANA;
+        }
+        f
+    }
 }
 
 /// What kind of object fills a slot.

@@ -16,8 +16,14 @@ impl Game {
 
     /// Restores a state written by [`Game::save_json`], checking it first.
     pub fn load_json(text: &str) -> Result<Game> {
-        let game: Game = serde_json::from_str(text).map_err(|e| Error::Snapshot(e.to_string()))?;
+        let mut game: Game = serde_json::from_str(text).map_err(|e| Error::Snapshot(e.to_string()))?;
         game.check_invariants().map_err(|e| Error::Snapshot(e.to_string()))?;
+        // The per-object cache of printed-type flags is derived data: rebuild it.
+        for o in &mut game.objects {
+            if o.kind != crate::object::ObjectKind::Ability {
+                o.flags = crate::object::Object::flags_of(&game.defs[o.def as usize]);
+            }
+        }
         Ok(game)
     }
 
