@@ -312,3 +312,16 @@ def test_check_invariants_holds_after_every_kind_of_action():  # CR 400.1, 400.7
     g.move(g.hand(0)[0], "exile")
     g.check_invariants()
     assert sum(len(g.zone(z, p)) for p in range(2) for z in ("library", "hand", "graveyard")) + len(g.battlefield()) + len(g.exile()) == 2 * len(LIBRARY) + 4
+
+
+def test_an_unpickled_game_keeps_mana_abilities_and_statics():  # GUIDE §5: pickling keeps the whole game
+    g = mtgsim.Game(2, 1)
+    g.add_cards(0, "battlefield", ["Island", "Island", "The Water Crystal"])
+    (spell,) = g.add_cards(0, "hand", ["Counterspell"])
+    g2 = pickle.loads(pickle.dumps(g))
+    # Derived caches are rebuilt: the Islands still make mana; the Crystal still reduces
+    # generic mana only, so {U}{U} stays {U}{U} (CR 601.2f).
+    assert g2.cost_of(spell) == g.cost_of(spell) == ("{U}{U}", True)
+    island = g2.battlefield()[0]
+    g2.activate_mana(island)
+    assert g2.mana_pool(0)["U"] == 1
