@@ -10,7 +10,7 @@ use crate::game::{Game, Progress};
 use crate::mana::ManaSymbol;
 use crate::object::{ObjId, Object, ObjectKind};
 use crate::payment::{solve, CostToPay};
-use crate::rules::{StaticAbility, Trigger};
+use crate::rules::{DelayedWhen, Effect, StaticAbility, Trigger};
 use crate::stack::StackItem;
 use crate::zone::{Position, Zone, ZoneKind};
 
@@ -20,6 +20,24 @@ use crate::zone::{Position, Zone, ZoneKind};
 pub enum AbilityRef {
     Activated(u16),
     Triggered(u16),
+    /// A delayed triggered ability; its instructions travel with it.
+    Delayed,
+}
+
+/// A delayed triggered ability waiting for its moment (CR 603.7).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Delayed {
+    pub controller: u8,
+    pub when: DelayedWhen,
+    pub effects: Vec<Effect>,
+    /// The definition of the card whose ability created it (its "source").
+    pub def: u32,
+    /// How the creating spell was cast ("if this spell wasn't kicked").
+    pub cast: crate::object::CastInfo,
+    pub remembered: Vec<ObjId>,
+    /// When it was created.
+    pub turn: u32,
+    pub step: crate::turn::Step,
 }
 
 /// A triggered ability waiting to be put on the stack (CR 603.3).
@@ -30,6 +48,19 @@ pub struct PendingTrigger {
     pub source: u32,
     pub source_id: ObjId,
     pub index: u16,
+    /// For a delayed trigger: what it does and what it knows.
+    #[serde(default)]
+    pub delayed: Option<Box<DelayedFired>>,
+}
+
+/// A delayed trigger that has triggered: its instructions and context.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DelayedFired {
+    pub effects: Vec<Effect>,
+    pub def: u32,
+    pub cast: crate::object::CastInfo,
+    pub remembered: Vec<ObjId>,
+    pub triggering: Option<ObjId>,
 }
 
 impl Game {
@@ -97,7 +128,6 @@ impl Game {
         if tap {
             self.objects[slot as usize].tapped = true;
         }
-        self.log.push_with(|| Event::AbilityActivated { player: p, source, ability: ability_id, cycling });
         if discard_self {
             let card = self.move_slot(slot, ZoneKind::Graveyard, Position::Top);
             self.log.push_with(|| Event::Discarded { player: p, card, by: Some(p), random: false });
@@ -110,6 +140,8 @@ impl Game {
             let card = self.move_slot(slot, ZoneKind::Graveyard, Position::Top);
             self.log.push_with(|| Event::Died { card, from_id: source });
         }
+        // CR 602.2i: activated once every cost is paid.
+        self.log.push_with(|| Event::AbilityActivated { player: p, source, ability: ability_id, cycling });
         self.check_state_based_actions();
         self.give_priority(p);
         Ok(Progress::Done(vec![ability_id]))
@@ -126,11 +158,15 @@ impl Game {
     /// A new object on the stack for an ability of `source_slot` (CR 113.7, 602.2a, 603.3).
     fn put_ability_on_stack(&mut self, controller: u8, source_slot: u32, source: ObjId, ability: AbilityRef) -> ObjId {
         let def = self.objects[source_slot as usize].def;
+        self.put_ability_object(controller, def, source_slot, source, ability)
+    }
+
+    fn put_ability_object(&mut self, controller: u8, def: u32, source_slot: u32, source: ObjId, ability: AbilityRef) -> ObjId {
         let slot = self.objects.len() as u32;
         let zone = Zone { kind: ZoneKind::Stack, player: controller };
         self.objects.push(Object { def, generation: 0, owner: controller, controller, zone, tapped: false, damage: 0, cast: Default::default(), kind: ObjectKind::Ability, flags: 0 });
         self.stack.push(slot);
-        self.stack_items.push(StackItem { slot, controller, targets: Vec::new(), ability: Some((ability, source_slot, source)) });
+        self.stack_items.push(StackItem { slot, controller, targets: Vec::new(), ability: Some((ability, source_slot, source)), delayed: None });
         ObjId::new(slot, 0)
     }
 
@@ -141,7 +177,7 @@ impl Game {
         let def = self.defs[self.objects[card_slot as usize].def as usize].clone();
         for (i, t) in def.rules.triggers.iter().enumerate() {
             if t.when == Trigger::CycleThis {
-                self.pending_triggers.push(PendingTrigger { controller: player, source: card_slot, source_id: card_id, index: i as u16 });
+                self.pending_triggers.push(PendingTrigger { controller: player, source: card_slot, source_id: card_id, index: i as u16, delayed: None });
             }
         }
         for k in 0..self.battlefield.len() {
@@ -150,7 +186,7 @@ impl Game {
             for (i, t) in def.rules.triggers.iter().enumerate() {
                 if t.when == Trigger::PlayerCycles {
                     let controller = self.objects[s as usize].controller;
-                    self.pending_triggers.push(PendingTrigger { controller, source: s, source_id: self.id_of(s), index: i as u16 });
+                    self.pending_triggers.push(PendingTrigger { controller, source: s, source_id: self.id_of(s), index: i as u16, delayed: None });
                 }
             }
         }
@@ -168,7 +204,7 @@ impl Game {
             for (i, t) in def.rules.triggers.iter().enumerate() {
                 if let Trigger::CycleOrDiscard { another } = t.when {
                     if !(another && s == card_slot) {
-                        self.pending_triggers.push(PendingTrigger { controller: player, source: s, source_id: self.id_of(s), index: i as u16 });
+                        self.pending_triggers.push(PendingTrigger { controller: player, source: s, source_id: self.id_of(s), index: i as u16, delayed: None });
                     }
                 }
             }
@@ -189,7 +225,14 @@ impl Game {
             if self.players[t.controller as usize].lost.is_some() {
                 continue;
             }
-            let id = self.put_ability_on_stack(t.controller, t.source, t.source_id, AbilityRef::Triggered(t.index));
+            let id = match &t.delayed {
+                // A delayed trigger's source is the card whose ability created it.
+                Some(d) => self.put_ability_object(t.controller, d.def, t.source, t.source_id, AbilityRef::Delayed),
+                None => self.put_ability_on_stack(t.controller, t.source, t.source_id, AbilityRef::Triggered(t.index)),
+            };
+            if let Some(d) = t.delayed {
+                self.stack_items.last_mut().expect("just pushed").delayed = Some(d);
+            }
             self.log.push_with(|| Event::AbilityTriggered { player: t.controller, source: t.source_id, ability: id });
         }
         self.passes = 0; // new objects on the stack: the round of passing starts over
@@ -206,4 +249,67 @@ pub(crate) fn reduce_generic(symbols: &mut Vec<ManaSymbol>, mut n: u32) {
         }
     }
     symbols.retain(|s| *s != ManaSymbol::Generic(0));
+}
+
+impl Game {
+    /// A new card from outside the game, owned by `owner`, put into `zone` (conjure: a real
+    /// card, not a token or a copy). Returns it.
+    pub(crate) fn conjure(&mut self, def: u32, owner: u8, zone: ZoneKind) -> ObjId {
+        let slot = self.objects.len() as u32;
+        let flags = Object::flags_of(&self.defs[def as usize]);
+        let z = Zone { kind: zone, player: owner };
+        self.objects.push(Object { def, generation: 0, owner, controller: owner, zone: z, tapped: false, damage: 0, cast: Default::default(), kind: ObjectKind::Card, flags });
+        self.zone_slots_mut(z).push(slot);
+        let card = ObjId::new(slot, 0);
+        self.log.push_with(|| Event::Conjured { player: owner, card });
+        card
+    }
+
+    /// Delayed triggers waiting for `you next cast an instant or sorcery spell this turn`.
+    pub(crate) fn fire_spell_cast(&mut self, caster: u8, spell: ObjId) {
+        if self.delayed.is_empty() {
+            return;
+        }
+        let def = self.def_of_slot(spell.slot());
+        let instant_or_sorcery = def.is(crate::card::CardType::Instant) || def.is(crate::card::CardType::Sorcery);
+        let mut i = 0;
+        while i < self.delayed.len() {
+            let d = &self.delayed[i];
+            if d.when == DelayedWhen::YouNextCastInstantOrSorceryThisTurn && d.controller == caster && d.turn == self.turn && instant_or_sorcery {
+                let d = self.delayed.remove(i); // it triggers only once (CR 603.7c)
+                self.fire_delayed(d, Some(spell));
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    /// Delayed triggers waiting for the beginning of their controller's end step.
+    pub(crate) fn fire_end_step(&mut self) {
+        let mut i = 0;
+        while i < self.delayed.len() {
+            let d = &self.delayed[i];
+            // CR 513.2: one created during this end step waits for the next one.
+            let created_now = d.turn == self.turn && d.step == crate::turn::Step::End;
+            if d.when == DelayedWhen::BeginningOfYourNextEndStep && d.controller == self.active && !created_now {
+                let d = self.delayed.remove(i);
+                self.fire_delayed(d, None);
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    /// "This turn" delayed triggers expire when the turn ends.
+    pub(crate) fn expire_delayed(&mut self) {
+        let turn = self.turn;
+        self.delayed.retain(|d| !(d.when == DelayedWhen::YouNextCastInstantOrSorceryThisTurn && d.turn < turn));
+    }
+
+    fn fire_delayed(&mut self, d: Delayed, triggering: Option<ObjId>) {
+        let source = triggering.map(|s| s.slot()).unwrap_or(0);
+        let source_id = triggering.unwrap_or(ObjId(0));
+        let fired = DelayedFired { effects: d.effects, def: d.def, cast: d.cast, remembered: d.remembered, triggering };
+        self.pending_triggers.push(PendingTrigger { controller: d.controller, source, source_id, index: 0, delayed: Some(Box::new(fired)) });
+    }
 }

@@ -190,6 +190,7 @@ fn validate_effects(effects: &[Effect], targets: usize, path: &str) -> std::resu
                 validate_effects(then, targets, &format!("{here}.then"))?;
                 validate_effects(otherwise, targets, &format!("{here}.else"))?;
             }
+            Effect::Delayed { effects, .. } => validate_effects(effects, 0, &format!("{here}.effects"))?,
             _ => {}
         }
     }

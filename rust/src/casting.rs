@@ -495,7 +495,7 @@ impl CastProc {
         let o = &mut g.objects[slot as usize];
         o.controller = self.caster;
         o.cast = cast;
-        g.stack_items.push(StackItem { slot, controller: self.caster, targets: self.targets.clone(), ability: None });
+        g.stack_items.push(StackItem { slot, controller: self.caster, targets: self.targets.clone(), ability: None, delayed: None });
         self.spell = Some(spell);
     }
 
@@ -515,6 +515,7 @@ impl CastProc {
         let targets: Vec<TargetRef> = self.targets.iter().flatten().copied().collect();
         let p = self.caster;
         g.log.push_with(|| Event::SpellCast { player: p, spell, kicks: cast.kicks, granted_kicks: cast.granted_kicks, x: cast.x, targets });
+        g.fire_spell_cast(p, spell); // CR 601.2i: "when you cast" triggers see it now
         g.give_priority(p);
         g.output.push(spell);
         Step::Done

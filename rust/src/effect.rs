@@ -31,6 +31,12 @@ pub struct EffectCtx {
     /// The cards this resolution milled, as the objects they became (CR 701.17c).
     #[serde(default)]
     pub milled: Vec<ObjId>,
+    /// The spell that triggered this ability ("that spell").
+    #[serde(default)]
+    pub triggering: Option<ObjId>,
+    /// Objects the instructions remember ("the duplicate").
+    #[serde(default)]
+    pub remembered: Vec<ObjId>,
 }
 
 /// A position in a card's instruction tree: the root list, then (index of an `If`, branch).
@@ -46,12 +52,14 @@ pub(crate) struct EffectProc {
 }
 
 /// Which of a card's instruction lists runs.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 enum Root {
     Spell,
     AsEnters,
     Mode(u16),
     Ability(AbilityRef),
+    /// A delayed triggered ability's own instructions (CR 603.7).
+    Inline(Vec<Effect>),
 }
 
 impl EffectProc {
@@ -67,18 +75,24 @@ impl EffectProc {
         EffectProc { def, root: Root::Ability(ability), path: Vec::new(), pc: 0, choosing: false, ctx }
     }
 
+    pub(crate) fn inline(def: u32, effects: Vec<Effect>, ctx: EffectCtx) -> EffectProc {
+        EffectProc { def, root: Root::Inline(effects), path: Vec::new(), pc: 0, choosing: false, ctx }
+    }
+
     pub(crate) fn as_enters(def: u32, ctx: EffectCtx) -> EffectProc {
         EffectProc { def, root: Root::AsEnters, path: Vec::new(), pc: 0, choosing: false, ctx }
     }
 
-    fn list<'a>(&self, g: &'a Game) -> &'a [Effect] {
+    fn list<'a>(&'a self, g: &'a Game) -> &'a [Effect] {
         let rules = &g.defs[self.def as usize].rules;
-        let mut list: &[Effect] = match self.root {
+        let mut list: &[Effect] = match &self.root {
             Root::Spell => &rules.spell,
             Root::AsEnters => &rules.as_enters,
-            Root::Mode(m) => &rules.modes[m as usize].effects,
-            Root::Ability(AbilityRef::Activated(i)) => &rules.activated[i as usize].effects,
-            Root::Ability(AbilityRef::Triggered(i)) => &rules.triggers[i as usize].effects,
+            Root::Mode(m) => &rules.modes[*m as usize].effects,
+            Root::Ability(AbilityRef::Activated(i)) => &rules.activated[*i as usize].effects,
+            Root::Ability(AbilityRef::Triggered(i)) => &rules.triggers[*i as usize].effects,
+            Root::Ability(AbilityRef::Delayed) => &[],
+            Root::Inline(effects) => effects,
         };
         for &(i, branch) in &self.path {
             match &list[i as usize] {
@@ -129,7 +143,7 @@ impl EffectProc {
                     return Step::Done;
                 }
                 Some(Pending::Branch(branch)) => {
-                    let mut inner = EffectProc { def: self.def, root: self.root, path: self.path.clone(), pc: 0, choosing: false, ctx: self.ctx.clone() };
+                    let mut inner = EffectProc { def: self.def, root: self.root.clone(), path: self.path.clone(), pc: 0, choosing: false, ctx: self.ctx.clone() };
                     inner.path.push((self.pc - 1, branch));
                     g.frames.push(Frame::Effect(Box::new(self)));
                     g.frames.push(Frame::Effect(Box::new(inner)));
@@ -243,6 +257,38 @@ impl EffectProc {
                 Some(Pending::Ask(Decision { player: ctx.controller, purpose: Purpose::PutFromHand, choice: Choice::Cards { options, min, max: count } }))
             }
             Effect::If { cond, .. } => Some(Pending::Branch(self.holds(g, &cond))),
+            Effect::Delayed { when, effects } => {
+                g.delayed.push(crate::ability::Delayed {
+                    controller: ctx.controller,
+                    when,
+                    effects,
+                    def: self.def,
+                    cast: ctx.cast,
+                    remembered: ctx.remembered.clone(),
+                    turn: g.turn,
+                    step: g.step,
+                });
+                None
+            }
+            Effect::ConjureDuplicate => {
+                if let Some(spell) = ctx.triggering {
+                    // The spell's card as printed: its definition (a copy has its card's too).
+                    let def = g.objects[spell.slot() as usize].def;
+                    let card = g.conjure(def, ctx.controller, ZoneKind::Hand);
+                    self.ctx.remembered.push(card);
+                }
+                None
+            }
+            Effect::DiscardRemembered => {
+                for id in ctx.remembered.clone() {
+                    let still_in_hand = g.object(id).is_ok_and(|o| o.zone.kind == ZoneKind::Hand);
+                    if still_in_hand {
+                        let owner = g.objects[id.slot() as usize].owner;
+                        g.discard_cards(owner, &[id.slot()]);
+                    }
+                }
+                None
+            }
         }
     }
 

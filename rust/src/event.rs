@@ -80,6 +80,8 @@ pub enum Event {
     Cycled { player: u8, card: ObjId },
     /// A triggered ability was put on the stack (CR 603.3).
     AbilityTriggered { player: u8, source: ObjId, ability: ObjId },
+    /// A card was conjured (a new card from outside the game).
+    Conjured { player: u8, card: ObjId },
     /// A copy of `spell` was put on the stack (CR 707.10).
     SpellCopied { spell: ObjId, copy: ObjId, controller: u8 },
     /// A spell or ability resolved (CR 608); `card` is where its card went, if anywhere.

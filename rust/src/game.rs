@@ -155,6 +155,9 @@ pub struct Game {
     /// A reused buffer for listing mana sources while paying (not part of the state).
     #[serde(skip)]
     pub(crate) source_buf: Vec<crate::payment::ManaSource>,
+    /// Delayed triggered abilities not yet triggered (CR 603.7).
+    #[serde(default)]
+    pub(crate) delayed: Vec<crate::ability::Delayed>,
     /// Triggered abilities waiting to be put on the stack (CR 603.3).
     #[serde(default)]
     pub(crate) pending_triggers: Vec<crate::ability::PendingTrigger>,
@@ -201,6 +204,7 @@ impl Game {
             outcome: None,
             object_counters: Vec::new(),
             pending_triggers: Vec::new(),
+            delayed: Vec::new(),
             source_buf: Vec::new(),
             losers: Vec::new(),
         })
@@ -883,6 +887,7 @@ impl Game {
         self.outcome.clone_from(&src.outcome);
         self.object_counters.clone_from(&src.object_counters);
         self.pending_triggers.clone_from(&src.pending_triggers);
+        self.delayed.clone_from(&src.delayed);
         self.losers.clone_from(&src.losers);
     }
 }

@@ -202,6 +202,16 @@ pub enum Effect {
         filter: String,
         count: u32,
     },
+    /// Creates a delayed triggered ability (CR 603.7): `effects` happen when `when` next
+    /// happens. It remembers the objects this resolution remembered (the duplicate).
+    Delayed { when: DelayedWhen, effects: Vec<Effect> },
+    /// "Conjure a duplicate of that spell into your hand": a new card with the printed
+    /// characteristics of the spell that triggered this, owned by you (not a copy, not a token;
+    /// none of the spell's choices carry over). It is remembered.
+    ConjureDuplicate,
+    /// "Discard the duplicate": the remembered cards, each only if it is still the same object
+    /// in its owner's hand (CR 400.7). A discard for every purpose (CR 701.9).
+    DiscardRemembered,
     If {
         cond: Condition,
         #[serde(default)]
@@ -291,6 +301,17 @@ pub struct Mode {
     /// Text of the mode the engine does not model yet.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unsupported: Option<String>,
+}
+
+/// When a delayed triggered ability triggers (CR 603.7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DelayedWhen {
+    /// "When you next cast an instant or sorcery spell this turn": once, this turn only.
+    YouNextCastInstantOrSorceryThisTurn,
+    /// "At the beginning of your next end step" — if created during your end step, the next
+    /// turn's (CR 513.2).
+    BeginningOfYourNextEndStep,
 }
 
 /// "Enters with N [kind] counters" (CR 614.1c, 122.6), optionally only under a condition.

@@ -26,6 +26,9 @@ pub struct StackItem {
     /// For an ability: which ability, its source's slot, and the source object it came from.
     #[serde(default)]
     pub ability: Option<(AbilityRef, u32, ObjId)>,
+    /// For a delayed triggered ability: its instructions and what it knows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delayed: Option<Box<crate::ability::DelayedFired>>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -52,9 +55,19 @@ impl ResolveProc {
         if let Some((ability, source, source_id)) = item.ability {
             // CR 608.2: an ability follows its instructions, then leaves the stack.
             let def = g.objects[slot as usize].def;
-            let ctx = EffectCtx { controller, source, source_id, cast: Default::default(), targets: Vec::new(), legal: Vec::new(), milled: Vec::new() };
+            let delayed = item.delayed.clone();
+            let mut ctx = EffectCtx { controller, source, source_id, cast: Default::default(), targets: Vec::new(), legal: Vec::new(), milled: Vec::new(), triggering: None, remembered: Vec::new() };
             g.frames.push(Frame::Resolve(ResolveProc { finishing: Some(slot) }));
-            g.frames.push(Frame::Effect(Box::new(EffectProc::ability(def, ability, ctx))));
+            let proc = match delayed {
+                Some(d) => {
+                    ctx.cast = d.cast;
+                    ctx.triggering = d.triggering;
+                    ctx.remembered = d.remembered;
+                    EffectProc::inline(d.def, d.effects, ctx)
+                }
+                None => EffectProc::ability(def, ability, ctx),
+            };
+            g.frames.push(Frame::Effect(Box::new(proc)));
             return Step::Done;
         }
         let def_index = g.objects[slot as usize].def;
@@ -92,6 +105,8 @@ impl ResolveProc {
             targets: g.stack_items.last().map(|it| it.targets.clone()).unwrap_or_default(),
             legal,
             milled: Vec::new(),
+            triggering: None,
+            remembered: Vec::new(),
         };
         g.frames.push(Frame::Resolve(ResolveProc { finishing: Some(slot) }));
         // The spell's own instructions, then each chosen mode's in printed order (CR 700.2).
@@ -172,7 +187,7 @@ impl Game {
         if !def.rules.as_enters.is_empty() {
             // CR 614.1c: done as it enters, before state-based actions (which run after the
             // whole resolution) look at it.
-            let ctx = EffectCtx { controller: item.controller, source: slot, source_id: card, cast, targets: Vec::new(), legal: Vec::new(), milled: Vec::new() };
+            let ctx = EffectCtx { controller: item.controller, source: slot, source_id: card, cast, targets: Vec::new(), legal: Vec::new(), milled: Vec::new(), triggering: None, remembered: Vec::new() };
             self.frames.push(Frame::Effect(Box::new(EffectProc::as_enters(self.objects[slot as usize].def, ctx))));
         }
     }
@@ -206,7 +221,7 @@ impl Game {
         let zone = crate::zone::Zone { kind: ZoneKind::Stack, player: controller };
         self.objects.push(crate::object::Object { owner: controller, controller, zone, generation: 0, kind: ObjectKind::SpellCopy, tapped: false, damage: 0, ..original });
         self.stack.push(copy);
-        self.stack_items.push(StackItem { slot: copy, controller, targets: item.targets, ability: None });
+        self.stack_items.push(StackItem { slot: copy, controller, targets: item.targets, ability: None, delayed: None });
         let id = self.id_of(copy);
         self.log.push_with(|| Event::SpellCopied { spell, copy: id, controller });
         Ok(id)

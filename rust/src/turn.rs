@@ -127,6 +127,7 @@ impl AdvanceProc {
                 // Without attacking creatures (combat arrives later) these steps are skipped
                 // (CR 508.8).
                 Step::DeclareBlockers | Step::CombatDamage => continue,
+                Step::End => g.fire_end_step(), // "at the beginning of the end step" (CR 513.1)
                 Step::Cleanup => {
                     let active = g.active;
                     let hand = g.players[active as usize].hand.len();
@@ -285,6 +286,7 @@ impl Game {
         self.active = self.next_live_player(self.active);
         self.turn += 1;
         self.lands_played = 0;
+        self.expire_delayed();
         self.step = Step::Untap;
         self.log.push_with(|| Event::StepBegan { turn: self.turn, step: Step::Untap, active: self.active });
         let active = self.active;

@@ -99,6 +99,12 @@ impl DiscardProc {
 
 impl Game {
     /// Moves the chosen cards from hand to graveyard together, one event each.
+    /// An effect makes the owner discard these cards from hand (not chosen again).
+    pub(crate) fn discard_cards(&mut self, player: u8, slots: &[u32]) {
+        self.discard_slots(player, slots, None, false);
+        self.output.clear();
+    }
+
     fn discard_slots(&mut self, player: u8, slots: &[u32], by: Option<u8>, random: bool) {
         for &slot in slots {
             let card = self.move_slot(slot, ZoneKind::Graveyard, Position::Top);
