@@ -8,20 +8,16 @@ impl Game {
     /// Power of the permanent in `slot`: printed value (a characteristic-defining `*` counts as
     /// 0 until its ability is modelled) plus +1/+1 and minus -1/-1 counters.
     pub(crate) fn power_of(&self, slot: u32) -> i64 {
-        let def = self.def_of_slot(slot);
-        let base = match self.defined_power_toughness(slot) {
-            Some(v) => v,
-            None => printed(def.power.as_deref()),
-        };
-        base + self.counter_bonus(slot)
+        self.pt_of(slot, self.def_of_slot(slot).power.as_deref())
     }
 
     pub(crate) fn toughness_of(&self, slot: u32) -> i64 {
-        let def = self.def_of_slot(slot);
-        let base = match self.defined_power_toughness(slot) {
-            Some(v) => v,
-            None => printed(def.toughness.as_deref()),
-        };
+        self.pt_of(slot, self.def_of_slot(slot).toughness.as_deref())
+    }
+
+    /// Layer 7a (a characteristic-defining ability) or the printed value, then counters (7c).
+    fn pt_of(&self, slot: u32, printed_value: Option<&str>) -> i64 {
+        let base = self.defined_power_toughness(slot).unwrap_or_else(|| printed(printed_value));
         base + self.counter_bonus(slot)
     }
 

@@ -90,22 +90,26 @@ fn first_answer(d: &Decision) -> Answer {
     }
 }
 
-/// Cards: a count uniform in `min..=max`, then that many by a partial Fisher–Yates from the
-/// front. Scry: each card (top first) to the bottom on a coin flip, then each pile shuffled.
+/// A count uniform in `min..=max` (bounded by the options), then that many options by a
+/// partial Fisher–Yates from the front.
+fn random_subset<T: Clone>(options: &[T], min: u32, max: u32, rng: &mut Rng) -> Vec<T> {
+    let max = (max as usize).min(options.len());
+    let min = (min as usize).min(max);
+    let k = min + rng.below((max - min + 1) as u64) as usize;
+    let mut pool = options.to_vec();
+    for i in 0..k {
+        let j = i + rng.below((pool.len() - i) as u64) as usize;
+        pool.swap(i, j);
+    }
+    pool.truncate(k);
+    pool
+}
+
+/// Cards, targets, modes: a random subset. Scry: each card (top first) to the bottom on a coin
+/// flip, then each pile shuffled.
 fn random_answer(d: &Decision, rng: &mut Rng) -> Answer {
     match &d.choice {
-        Choice::Cards { options, min, max } => {
-            let max = (*max as usize).min(options.len());
-            let min = (*min as usize).min(max);
-            let k = min + rng.below((max - min + 1) as u64) as usize;
-            let mut pool = options.clone();
-            for i in 0..k {
-                let j = i + rng.below((pool.len() - i) as u64) as usize;
-                pool.swap(i, j);
-            }
-            pool.truncate(k);
-            Answer::Cards { cards: pool }
-        }
+        Choice::Cards { options, min, max } => Answer::Cards { cards: random_subset(options, *min, *max, rng) },
         Choice::Scry { cards } => {
             let (mut top, mut bottom) = (Vec::new(), Vec::new());
             for &c in cards {
@@ -121,29 +125,12 @@ fn random_answer(d: &Decision, rng: &mut Rng) -> Answer {
         }
         Choice::YesNo => Answer::YesNo { yes: rng.below(2) == 1 },
         Choice::Number { min, max } => Answer::Number { n: min + rng.below((max - min) as u64 + 1) as u32 },
-        Choice::Targets { options, min, max } => {
-            let max = (*max as usize).min(options.len());
-            let min = (*min as usize).min(max);
-            let k = min + rng.below((max - min + 1) as u64) as usize;
-            let mut pool = options.clone();
-            for i in 0..k {
-                let j = i + rng.below((pool.len() - i) as u64) as usize;
-                pool.swap(i, j);
-            }
-            pool.truncate(k);
-            Answer::Targets { targets: pool }
-        }
+        Choice::Targets { options, min, max } => Answer::Targets { targets: random_subset(options, *min, *max, rng) },
         Choice::Actions { options } => Answer::Action { index: rng.below(options.len() as u64) as u32 },
         Choice::Modes { count, min, max } => {
-            let k = min + rng.below((max - min) as u64 + 1) as u32;
-            let mut pool: Vec<u32> = (0..*count).collect();
-            for i in 0..k as usize {
-                let j = i + rng.below((pool.len() - i) as u64) as usize;
-                pool.swap(i, j);
-            }
-            pool.truncate(k as usize);
-            pool.sort_unstable();
-            Answer::Modes { modes: pool }
+            let mut modes = random_subset(&(0..*count).collect::<Vec<u32>>(), *min, *max, rng);
+            modes.sort_unstable();
+            Answer::Modes { modes }
         }
     }
 }
