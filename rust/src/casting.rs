@@ -47,6 +47,25 @@ pub struct CastOptions {
     pub modes: Option<Vec<u32>>,
 }
 
+/// Which cost the spell is cast for (CR 601.2b, 118.9): read from its card when needed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+enum BaseCost {
+    ManaCost,
+    Flashback,
+    /// "Without paying its mana cost".
+    Free,
+}
+
+impl BaseCost {
+    fn symbols(self, def: &crate::card::CardDef) -> &[ManaSymbol] {
+        match self {
+            BaseCost::ManaCost => def.mana_cost.symbols(),
+            BaseCost::Flashback => def.rules.flashback.as_ref().map_or(&[], |c| c.symbols()),
+            BaseCost::Free => &[],
+        }
+    }
+}
+
 /// Why paying stopped short.
 enum PayStop {
     Fail(Error),
@@ -78,7 +97,7 @@ pub(crate) struct CastProc {
     modes: u16,
     x: u32,
     targets: Vec<Vec<TargetRef>>,
-    base: Vec<ManaSymbol>,
+    base: BaseCost,
     has_x: bool,
     increase: u32,
     reduction: u32,
@@ -126,17 +145,17 @@ impl Game {
         if opts.without_paying && opts.flashback {
             return Err(illegal("flashback and \"without paying its mana cost\" are both alternative costs; a spell can use only one (CR 118.9a, 601.2b)"));
         }
-        let base: Vec<ManaSymbol> = if opts.without_paying {
-            Vec::new()
+        let base = if opts.without_paying {
+            BaseCost::Free
         } else if opts.flashback {
-            match &def.rules.flashback {
-                Some(cost) => cost.symbols().to_vec(),
-                None => return Err(illegal(format!("{} has no flashback", def.name))),
+            if def.rules.flashback.is_none() {
+                return Err(illegal(format!("{} has no flashback", def.name)));
             }
+            BaseCost::Flashback
         } else {
-            def.mana_cost.symbols().to_vec()
+            BaseCost::ManaCost
         };
-        let has_x = base.contains(&ManaSymbol::X);
+        let has_x = base.symbols(&def).contains(&ManaSymbol::X);
         if opts.x.is_some_and(|x| x > 0) && !has_x {
             return Err(invalid(if opts.without_paying {
                 "X is 0 for a spell cast without paying its mana cost (CR 107.3b)".to_string()
@@ -250,7 +269,7 @@ impl CastProc {
     fn cost_to_pay(&self, g: &Game, kicks: &[u32], x: u32) -> CostToPay {
         let rules = &g.defs[self.def as usize].rules;
         let kickers = rules.kicker.iter().chain(&self.granted);
-        let mut symbols = total_cost(&self.base, kickers, kicks, x, self.increase, self.reduction);
+        let mut symbols = total_cost(self.base.symbols(&g.defs[self.def as usize]), kickers, kicks, x, self.increase, self.reduction);
         // Spree: each chosen mode's additional cost (CR 702.172a).
         for (m, mode) in rules.modes.iter().enumerate() {
             if self.modes & (1 << m) != 0 {
