@@ -90,6 +90,7 @@ impl Game {
         }
         let mut work = self.clone();
         work.log.recording = false;
+        work.discard_output = true;
         work.log.events.clear();
         let mut template = work.clone();
         let mut result = BatchResult::default();

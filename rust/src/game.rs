@@ -155,6 +155,10 @@ pub struct Game {
     /// A reused buffer for listing mana sources while paying (not part of the state).
     #[serde(skip)]
     pub(crate) source_buf: Vec<crate::payment::ManaSource>,
+    /// Whether finished actions hand back what they produced; batch runs, which ignore it,
+    /// turn this off so the buffer is reused instead of handed over.
+    #[serde(skip)]
+    pub(crate) discard_output: bool,
     /// Delayed triggered abilities not yet triggered (CR 603.7).
     #[serde(default)]
     pub(crate) delayed: Vec<crate::ability::Delayed>,
@@ -206,6 +210,7 @@ impl Game {
             pending_triggers: Vec::new(),
             delayed: Vec::new(),
             source_buf: Vec::new(),
+            discard_output: false,
             losers: Vec::new(),
         })
     }
@@ -844,14 +849,14 @@ impl Game {
     /// What happens to any permanent as it enters: "enters tapped" (CR 614.1c); a
     /// planeswalker enters with its printed loyalty (CR 306.5b).
     pub(crate) fn entered_battlefield(&mut self, slot: u32) {
-        let def = self.defs[self.objects[slot as usize].def as usize].clone();
-        if def.rules.enters_tapped {
+        let def = self.def_of_slot(slot);
+        let tapped = def.rules.enters_tapped;
+        let loyalty = if def.is(crate::card::CardType::Planeswalker) { def.loyalty.as_deref().and_then(|l| l.parse::<u32>().ok()) } else { None };
+        if tapped {
             self.objects[slot as usize].tapped = true;
         }
-        if def.is(crate::card::CardType::Planeswalker) {
-            if let Some(n) = def.loyalty.as_deref().and_then(|l| l.parse::<u32>().ok()) {
-                let _ = self.put_counters(slot, "loyalty", n);
-            }
+        if let Some(n) = loyalty {
+            let _ = self.put_counters(slot, "loyalty", n);
         }
     }
 

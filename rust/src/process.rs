@@ -84,6 +84,10 @@ impl Game {
                 self.give_priority(p); // what the action triggered goes on the stack (CR 603.3)
             }
         }
+        if self.discard_output {
+            self.output.clear();
+            return Ok(Progress::Done(Vec::new()));
+        }
         Ok(Progress::Done(std::mem::take(&mut self.output)))
     }
 
