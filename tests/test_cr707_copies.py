@@ -387,7 +387,6 @@ def test_a_copy_controlled_by_a_player_who_leaves_the_game_ceases_to_exist():  #
     assert len(all_zone_ids(g)) == cards
 
 
-@pytest.mark.xfail(strict=True, reason="findings_play.md C3: the id Game.move returns for a token that ceased to exist still finds an object")
 def test_the_id_of_a_token_that_ceased_to_exist_finds_nothing():  # CR 111.7, 704.5d, 400.7
     g = game()
     g.add_cards(0, "battlefield", ["Forest", "Forest"])

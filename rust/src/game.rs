@@ -746,7 +746,7 @@ impl Game {
 
     pub(crate) fn slot_of(&self, id: ObjId) -> Result<u32> {
         match self.objects.get(id.slot() as usize) {
-            Some(o) if o.generation == id.generation() => Ok(id.slot()),
+            Some(o) if o.generation == id.generation() && o.kind != crate::object::ObjectKind::Ceased => Ok(id.slot()),
             _ => Err(Error::NoSuchObject(id.0)),
         }
     }
