@@ -150,3 +150,13 @@ def all_zone_ids(g: mtgsim.Game) -> list[int]:
     for p in range(g.num_players):
         ids += g.library(p) + g.hand(p) + g.graveyard(p) + g.outside(p)
     return ids + g.battlefield() + g.stack() + g.exile() + g.command()
+
+
+#: A card with {X}, which no built-in card has (used through `redefine`).
+X_DRAW = {
+    "name": "Test X Draw",
+    "mana_cost": "{X}{U}",
+    "type_line": "Sorcery",
+    "oracle_text": "Target player draws X cards.",
+    "rules": {"targets": [{"kind": "player"}], "spell": [{"draw": {"who": {"target": 0}, "count": "x"}}]},
+}

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import mtgsim
-from conftest import add_hand, full_state, new_game, redefine, state, untouched, with_libraries
+from conftest import X_DRAW, add_hand, full_state, new_game, redefine, state, untouched, with_libraries
 
 EMPTY_POOL = {"W": 0, "U": 0, "B": 0, "R": 0, "G": 0, "C": 0}
 
@@ -545,13 +545,6 @@ def test_flashback_still_lets_the_caster_pay_kicker():  # CR 702.34a, 118.9d, 70
 
 # ----- X (custom card: no built-in card has {X}) -------------------------------------------------------------
 
-X_DRAW = {
-    "name": "Test X Draw",
-    "mana_cost": "{X}{U}",
-    "type_line": "Sorcery",
-    "oracle_text": "Target player draws X cards.",
-    "rules": {"targets": [{"kind": "player"}], "spell": [{"draw": {"who": {"target": 0}, "count": "x"}}]},
-}
 
 
 def x_game(islands: int = 4) -> tuple[mtgsim.Game, int]:

@@ -10,15 +10,8 @@ from __future__ import annotations
 import pytest
 
 import mtgsim
-from conftest import add_hand, all_zone_ids, kinds, names, new_game, redefine, untouched, with_libraries
+from conftest import X_DRAW, add_hand, all_zone_ids, kinds, names, new_game, redefine, untouched, with_libraries
 
-X_DRAW = {
-    "name": "Test X Draw",
-    "mana_cost": "{X}{U}",
-    "type_line": "Sorcery",
-    "oracle_text": "Target player draws X cards.",
-    "rules": {"targets": [{"kind": "player"}], "spell": [{"draw": {"who": {"target": 0}, "count": "x"}}]},
-}
 
 
 def game() -> mtgsim.Game:
