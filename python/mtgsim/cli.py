@@ -1,8 +1,9 @@
 """The ``mtgsim`` command.
 
-``mtgsim demo`` replays a seeded demo game of the engine's library actions and prints its
-event log: a Fractured Sanity player mills a 60-card opponent out while scrying and
-typecycling, until state-based actions end the game (CR 704.5b).
+``mtgsim demo`` plays a seeded demo game and prints its event log: a blue mill deck (Fractured
+Sanity, Maddening Cacophony, Glimpse the Unthinkable, Joint Exploration) against a 60-card
+creature deck, both played by the built-in "goldfish" policy, until state-based actions end the
+game (CR 704.5b) or 40 turns pass.
 """
 
 from __future__ import annotations
@@ -31,30 +32,17 @@ OPPONENT_DECK: list[str] = ["Grizzly Bears"] * 16 + ["Hill Giant"] * 12 + ["Fore
 
 
 def run_demo(seed: int) -> Game:
-    """Plays the scripted demo with the game's built-in random policy answering decisions."""
+    """Two built-in "goldfish" players play the demo decks to the end (or 40 turns): each plays
+    a land when it can and casts what it can pay for; every rule is the engine's."""
     game = Game.from_decks([MILL_DECK, OPPONENT_DECK], seed=seed)
-    turn = 0
-    while not game.is_over and turn < 50:
-        turn += 1
-        me = 0
-        game.draw(me)  # CR 121
-        game.scry(me, 2)  # CR 701.22 (Joint Exploration's scry 2)
-        hand_names = [game.name(c) for c in game.hand(me)]
-        if "Lórien Revealed" in hand_names and "Island" not in hand_names:
-            # Islandcycling: discard it, search for an Island, reveal it, shuffle (CR 702.29, 701.23)
-            card = game.hand(me)[hand_names.index("Lórien Revealed")]
-            game.move(card, "graveyard")
-            game.search(me, "Island", reveal=True)
-        if "Fractured Sanity" in hand_names:
-            card = game.hand(me)[hand_names.index("Fractured Sanity")]
-            game.move(card, "graveyard")
-            game.mill_opponents(me, 14)  # CR 701.17: each opponent mills fourteen
-        if game.is_over:
-            break
-        game.draw(1)
-        if len(game.hand(1)) > 7:
-            game.discard(1, len(game.hand(1)) - 7)
+    for player in (0, 1):
+        game.set_policy(player, "goldfish")
+    game.play(until=41)
     return game
+
+
+#: Events too routine to print in the demo's log.
+QUIET = {"passed_priority", "mana_added", "step_began", "shuffled"}
 
 
 def describe(game: Game, event: dict[str, Any]) -> str:
@@ -79,6 +67,13 @@ def describe(game: Game, event: dict[str, Any]) -> str:
         return f"player {event['player']} scries {event['amount']}: {event['to_bottom']} of {event['looked']} to the bottom"
     if kind == "moved":
         return f"{_name(game, event['card'])} moves from {event['from']['kind']} to {event['to']['kind']}"
+    if kind == "land_played":
+        return f"player {event['player']} plays {_name(game, event['card'])}"
+    if kind == "spell_cast":
+        kicked = f" (kicked {sum(event['kicks'])}x)" if sum(event["kicks"]) else ""
+        return f"player {event['player']} casts {_name(game, event['spell'])}{kicked}"
+    if kind == "resolved":
+        return f"{_name(game, event['spell'])} resolves"
     return f"{kind} {json.dumps(fields)}"
 
 
@@ -89,7 +84,7 @@ def _name(game: Game, obj: int) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="mtgsim", description="A fast, rules-exact Magic: The Gathering engine.")
     sub = parser.add_subparsers(dest="command")
-    demo = sub.add_parser("demo", help="replay a seeded demo game and print its event log")
+    demo = sub.add_parser("demo", help="play a seeded demo game and print its event log")
     demo.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
     demo.add_argument("--json", action="store_true", help="print events as JSON lines")
     args = parser.parse_args(argv)
@@ -99,7 +94,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--seed must be a non-negative integer")
     game = run_demo(args.seed)
     for event in game.events:
-        print(json.dumps(event) if args.json else describe(game, event))
+        if args.json:
+            print(json.dumps(event))
+        elif event["kind"] == "step_began" and event["step"] == "upkeep":
+            print(f"-- turn {event['turn']} (player {event['active']}) --")
+        elif event["kind"] not in QUIET:
+            print(describe(game, event))
     outcome = game.outcome
     if not args.json:
         if outcome is None:
