@@ -448,7 +448,7 @@ impl CastProc {
                     if self.sticker_kicked() {
                         // CR 702.33h: the additional cost: a ticket counter, and the sticker
                         // if one was chosen.
-                        let _ = g.change_player_counters_internal(self.caster, "ticket", 1);
+                        g.give_player_counters(self.caster, "ticket", 1);
                         self.put_sticker(g, self.opts.sticker == Some(true));
                     }
                     return self.finish(g);
@@ -542,13 +542,6 @@ impl CastProc {
 }
 
 impl Game {
-    /// Adds counters to a player without the caller-facing checks (effects and costs).
-    pub(crate) fn change_player_counters_internal(&mut self, p: u8, kind: &str, n: u32) -> Result<(), Error> {
-        self.players[p as usize].counters.add(kind, n);
-        self.log.push_with(|| Event::PlayerCountersChanged { player: p, counter: kind.to_string(), delta: n as i64 });
-        Ok(())
-    }
-
     /// The total cost of casting `card` now with these kicks and X (CR 601.2f), and whether
     /// `p`'s untapped sources and pool could pay it — without casting anything.
     pub fn cost_of(&self, card: ObjId, kicks: &[u32], x: u32) -> Result<(Vec<ManaSymbol>, bool)> {

@@ -159,8 +159,8 @@ impl EffectProc {
 
     /// Does one instruction; says what must happen before the next one.
     fn apply(&mut self, g: &mut Game, effect: Effect) -> Option<Pending> {
-        let ctx = self.ctx.clone();
-        let ctx = &ctx;
+        // The few things instructions read from the context are `Copy`: no per-instruction clone.
+        let (controller, source_id, cast, triggering) = (self.ctx.controller, self.ctx.source_id, self.ctx.cast, self.ctx.triggering);
         match effect {
             Effect::Draw { who, count } => {
                 for p in self.players(g, who) {
@@ -233,8 +233,8 @@ impl EffectProc {
             }
             Effect::Damage { target, amount } => {
                 for t in self.legal_targets(target) {
-                    let n = self.amount(g, &amount, ctx.controller);
-                    g.deal_damage(ctx.source_id, t, n);
+                    let n = self.amount(g, &amount, controller);
+                    g.deal_damage(source_id, t, n);
                 }
                 None
             }
@@ -248,39 +248,39 @@ impl EffectProc {
             }
             Effect::PutFromHand { filter, optional, count, .. } => {
                 let filter = CardFilter::parse(&filter).expect("validated when the card was loaded");
-                let hand = &g.players[ctx.controller as usize].hand;
+                let hand = &g.players[controller as usize].hand;
                 let options: Vec<ObjId> = hand.iter().filter(|&&s| filter.matches(g.def_of_slot(s))).map(|&s| g.id_of(s)).collect();
                 if options.is_empty() {
                     return None;
                 }
                 let min = if optional { 0 } else { 1 };
-                Some(Pending::Ask(Decision { player: ctx.controller, purpose: Purpose::PutFromHand, choice: Choice::Cards { options, min, max: count } }))
+                Some(Pending::Ask(Decision { player: controller, purpose: Purpose::PutFromHand, choice: Choice::Cards { options, min, max: count } }))
             }
             Effect::If { cond, .. } => Some(Pending::Branch(self.holds(g, &cond))),
             Effect::Delayed { when, effects } => {
                 g.delayed.push(crate::ability::Delayed {
-                    controller: ctx.controller,
+                    controller,
                     when,
                     effects,
                     def: self.def,
-                    cast: ctx.cast,
-                    remembered: ctx.remembered.clone(),
+                    cast,
+                    remembered: self.ctx.remembered.clone(),
                     turn: g.turn,
                     step: g.step,
                 });
                 None
             }
             Effect::ConjureDuplicate => {
-                if let Some(spell) = ctx.triggering {
+                if let Some(spell) = triggering {
                     // The spell's card as printed: its definition (a copy has its card's too).
                     let def = g.objects[spell.slot() as usize].def;
-                    let card = g.conjure(def, ctx.controller, ZoneKind::Hand);
+                    let card = g.conjure(def, controller, ZoneKind::Hand);
                     self.ctx.remembered.push(card);
                 }
                 None
             }
             Effect::DiscardRemembered => {
-                for id in ctx.remembered.clone() {
+                for &id in &self.ctx.remembered {
                     let still_in_hand = g.object(id).is_ok_and(|o| o.zone.kind == ZoneKind::Hand);
                     if still_in_hand {
                         let owner = g.objects[id.slot() as usize].owner;

@@ -326,11 +326,6 @@ impl Game {
         }
     }
 
-    /// Every object id that exists now, in slot order.
-    pub fn object_ids(&self) -> impl Iterator<Item = ObjId> + '_ {
-        (0..self.objects.len() as u32).map(|s| self.id_of(s))
-    }
-
     pub fn pending(&self) -> Option<&Decision> {
         self.pending.as_ref()
     }
@@ -537,6 +532,12 @@ impl Game {
         Ok(())
     }
 
+    /// Adds counters to a player without the caller-facing checks (effects and costs).
+    pub(crate) fn give_player_counters(&mut self, p: u8, kind: &str, n: u32) {
+        self.players[p as usize].counters.add(kind, n);
+        self.log.push_with(|| Event::PlayerCountersChanged { player: p, counter: kind.to_string(), delta: n as i64 });
+    }
+
     /// Gains or loses life (CR 119).
     pub(crate) fn change_life(&mut self, p: u8, delta: i32) {
         let from = self.players[p as usize].life;
@@ -691,7 +692,7 @@ impl Game {
                 continue;
             }
             if (o.owner == p || o.controller == p) && o.zone.kind == ZoneKind::Stack {
-                self.drop_stack_item(slot);
+                self.take_stack_item(slot);
             }
             if o.owner == p && o.kind != crate::object::ObjectKind::Card {
                 self.cease(slot); // copies, abilities and tokens just stop existing
@@ -828,9 +829,6 @@ impl Game {
         if self.objects[slot as usize].kind == crate::object::ObjectKind::Token && to != ZoneKind::Battlefield {
             // CR 111.7, 704.5d: a token that leaves the battlefield ceases to exist (at once,
             // here; nothing in the engine looks at it in between).
-            let o = &mut self.objects[slot as usize];
-            o.zone = Zone { kind: to, player: o.owner };
-            self.zone_slots_mut(Zone { kind: to, player: self.objects[slot as usize].owner }).push(slot);
             self.cease(slot);
             return self.id_of(slot);
         }

@@ -120,13 +120,8 @@ impl ResolveProc {
 }
 
 impl Game {
-    /// Forgets a spell's stack entry when its card is moved off the stack by other means.
-    pub(crate) fn drop_stack_item(&mut self, slot: u32) {
-        self.take_stack_item(slot);
-    }
-
-    /// Removes a spell's entry from the stack; returns its item.
-    fn take_stack_item(&mut self, slot: u32) -> Option<StackItem> {
+    /// Removes a spell's (or ability's) entry from the stack; returns its item.
+    pub(crate) fn take_stack_item(&mut self, slot: u32) -> Option<StackItem> {
         let i = self.stack_items.iter().rposition(|it| it.slot == slot)?;
         Some(self.stack_items.remove(i))
     }

@@ -47,7 +47,7 @@ impl Game {
             return Ok(id);
         }
         if from.kind == ZoneKind::Stack {
-            self.drop_stack_item(slot); // the spell leaves the stack with everything it was cast with
+            self.take_stack_item(slot); // the spell leaves the stack with everything it was cast with
             if self.objects[slot as usize].kind != crate::object::ObjectKind::Card {
                 // A copy or an ability off the stack ceases to exist (CR 704.5e, 707.10a); the
                 // id returned finds nothing.
