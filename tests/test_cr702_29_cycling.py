@@ -33,9 +33,9 @@ CYCLERS = {
 
 
 def without_activation(events):
-    """The events other than "ability_activated": the costs, discard and cycled events, in
-    order (where "ability_activated" falls among them is tested on its own)."""
-    return [e for e in events if e["kind"] != "ability_activated"]
+    """The events other than "ability_activated" and the card's reveal (CR 602.2a): the costs,
+    discard and cycled events, in order (where those two fall is tested on their own)."""
+    return [e for e in events if e["kind"] not in ("ability_activated", "revealed")]
 
 
 def activations(events):
@@ -76,6 +76,8 @@ def test_cycling_pays_discards_and_puts_a_draw_ability_on_the_stack(card, how): 
     assert g.stack() == [ab]
     o = g.object(ab)
     assert (o.zone, o.name, o.controller, g.name(ab)) == ("stack", card, 0, card)
+    # CR 602.2a: activated from a hidden zone (the hand), the card is revealed first.
+    assert g.events[0] == {"kind": "revealed", "player": 0, "cards": [c]}
     evs = without_activation(g.events)
     assert sorted(e["source"] for e in evs[:2]) == sorted(lands) and kinds(evs[:2]) == ["mana_added"] * 2
     assert evs[2:] == [
@@ -555,11 +557,21 @@ def test_triggers_of_both_players_go_on_the_stack_in_apnap_order():  # CR 603.3,
     g = redefine(g, "Astral Slide", SLIDE)
     g.pass_priority()  # player 1 cycles on player 0's turn
     g.clear_events()
-    ab = g.cycle(fs)
+    assert g.cycle(fs) is None
+    # Player 1 has two triggers at once and orders them (CR 603.3b): first listed goes lowest.
+    d = g.pending
+    assert (d.player, d.purpose, d.kind, d.min, d.max) == (1, "order_triggers", "order", 2, 2)
+    cycle_trigger = next(o for o in d.options if g.object(o).controller == 1 and g.name(o) == "Fractured Sanity")
+    slide_trigger = next(o for o in d.options if o != cycle_trigger)
+    with pytest.raises(mtgsim.InvalidAnswerError):
+        g.answer([cycle_trigger])  # every trigger must be placed
+    (ab,) = g.answer([cycle_trigger, slide_trigger])
     top = g.stack()
     assert len(top) == 4 and top[-1] == ab
-    # The active player's trigger goes on the stack first (lowest); player 1's on top.
+    # The active player's trigger goes on the stack first (lowest); player 1's on top, in the
+    # order chosen.
     assert [g.object(s).controller for s in top] == [1, 1, 0, 1]
+    assert top[:2] == [slide_trigger, cycle_trigger]
     triggered = [e for e in g.events if e["kind"] == "ability_triggered"]
     assert [e["player"] for e in triggered] == [0, 1, 1]
     assert triggered[0]["source"] == slide0 and top[2] == triggered[0]["ability"]
@@ -598,6 +610,7 @@ def test_the_ability_is_activated_only_after_all_its_costs_are_paid():  # CR 602
     ab = g.cycle(c)
     (gy,) = g.graveyard(0)
     assert g.events == [
+        {"kind": "revealed", "player": 0, "cards": [c]},
         {"kind": "life_changed", "player": 0, "from": 20, "to": 18},
         {"kind": "discarded", "player": 0, "card": gy, "by": 0, "random": False},
         {"kind": "cycled", "player": 0, "card": gy},

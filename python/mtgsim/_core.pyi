@@ -407,9 +407,23 @@ class Game:
     def copy_spell(self, spell: int, controller: int | None = None) -> int:
         """Puts a copy of a spell on the stack (CR 707.10) with its choices (kicked status, X,
         targets); it is not cast. A copy of a permanent spell becomes a token."""
-    def activate(self, source: int, index: int = 0) -> int | None:
+    def activate(
+        self,
+        source: int,
+        index: int = 0,
+        *,
+        x: int | None = None,
+        targets: Sequence[Sequence[_Target]] | None = None,
+        sacrifice: int | None = None,
+        discard: int | None = None,
+    ) -> int | None:
         """Activates activated ability ``index`` of ``source`` (CR 602; mana abilities are
-        ``activate_mana``): costs paid at once, the ability on the stack; returns its id."""
+        ``activate_mana``): X announced, targets chosen, then the costs — mana, {T}, {Q}, life,
+        loyalty, counters, "sacrifice a ..." and "discard a ..." — paid at once, and the ability
+        is on the stack; returns its id. Choices not given here are decisions ("x",
+        "targets", "cost_choice"). Loyalty abilities and "activate only as a sorcery" need your
+        main phase and an empty stack, once per planeswalker per turn (CR 606.3). An ability
+        activated from a hidden zone (cycling from hand) reveals its card."""
     def cycle(self, card: int) -> int | None:
         """Cycles a card from hand (CR 702.29): pays its cycling cost, discards it, and puts the
         ability on the stack; "when you cycle" triggers go above it. Returns the ability's id."""

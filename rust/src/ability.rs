@@ -1,18 +1,25 @@
-//! Activated abilities (CR 602), cycling (CR 702.29) and triggered abilities (CR 603): abilities
-//! become objects on the stack, their costs are paid all at once, and what their activation
-//! triggers waits until a player would receive priority, then goes on the stack above them.
+//! Activated abilities (CR 602) and cycling (CR 702.29): an ability becomes an object on the
+//! stack (CR 602.2a), X and targets are chosen (602.2b), cost choices made (which permanent to
+//! sacrifice, which card to discard), then every cost is paid at once (602.2h). Nothing
+//! changes until the payment, so an activation that can't be finished is simply dropped
+//! (CR 733). What the payment triggers waits until a player would receive priority.
 
 use serde::{Deserialize, Serialize};
 
+use crate::card::CardType;
+use crate::decision::{Answer, Choice, Decision, Purpose};
 use crate::error::{illegal, invalid, Error, Result};
 use crate::event::Event;
+use crate::filter::CardFilter;
 use crate::game::{Game, Progress};
 use crate::mana::ManaSymbol;
 use crate::object::{ObjId, Object, ObjectKind};
-use crate::payment::{solve, CostToPay};
-use crate::rules::{DelayedWhen, Effect, StaticAbility, Trigger};
+use crate::payment::{max_affordable, solve, CostToPay};
+use crate::process::{Frame, Step};
+use crate::rules::{ActivatedAbility, StaticAbility};
 use crate::stack::StackItem;
-use crate::zone::{Position, Zone, ZoneKind};
+use crate::target::TargetRef;
+use crate::zone::{Zone, ZoneKind};
 
 /// Which ability of its source an ability on the stack is.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -24,59 +31,78 @@ pub enum AbilityRef {
     Delayed,
 }
 
-/// A delayed triggered ability waiting for its moment (CR 603.7).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Delayed {
-    pub controller: u8,
-    pub when: DelayedWhen,
-    pub effects: Vec<Effect>,
-    /// The definition of the card whose ability created it (its "source").
-    pub def: u32,
-    /// How the creating spell was cast ("if this spell wasn't kicked").
-    pub cast: crate::object::CastInfo,
-    pub remembered: Vec<ObjId>,
-    /// When it was created.
-    pub turn: u32,
-    pub step: crate::turn::Step,
+/// Choices made up front for an activation; any left out are asked as decisions.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActivateOptions {
+    pub x: Option<u32>,
+    pub targets: Option<Vec<Vec<TargetRef>>>,
+    /// The permanent to sacrifice for a "sacrifice a ..." cost.
+    pub sacrifice: Option<ObjId>,
+    /// The card to discard for a "discard a ... card" cost.
+    pub discard: Option<ObjId>,
 }
 
-/// A triggered ability waiting to be put on the stack (CR 603.3).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PendingTrigger {
-    pub controller: u8,
-    /// The source's slot and the object it was when the ability triggered.
-    pub source: u32,
-    pub source_id: ObjId,
-    pub index: u16,
-    /// For a delayed trigger: what it does and what it knows.
-    #[serde(default)]
-    pub delayed: Option<Box<DelayedFired>>,
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+enum Stage {
+    X,
+    Targets(usize),
+    Sacrifice,
+    Discard,
+    /// Library of Leng-style "put it on top of your library instead" for the discard cost.
+    DiscardWhere,
+    Pay,
 }
 
-/// A delayed trigger that has triggered: its instructions and context.
+/// An activation in progress (CR 602.2).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DelayedFired {
-    pub effects: Vec<Effect>,
-    pub def: u32,
-    pub cast: crate::object::CastInfo,
-    pub remembered: Vec<ObjId>,
-    pub triggering: Option<ObjId>,
+pub(crate) struct ActivateProc {
+    player: u8,
+    source: ObjId,
+    index: u16,
+    opts: ActivateOptions,
+    stage: Stage,
+    asked: bool,
+    x: u32,
+    targets: Vec<Vec<TargetRef>>,
+    sacrifice: Option<ObjId>,
+    discard: Option<ObjId>,
+    /// The discarded card goes to the top of the library instead (CR 701.9c).
+    discard_hidden: bool,
 }
 
 impl Game {
-    /// The player with priority activates ability `index` of `source` (CR 602.2): the costs
-    /// are checked, the ability goes on the stack, the costs are paid, and what that triggers
-    /// waits for the next time a player would receive priority. Returns the ability on the
-    /// stack. Illegal activations change nothing (CR 733).
+    /// The player with priority activates ability `index` of `source` (CR 602.2), with no
+    /// choices made up front.
     pub fn activate(&mut self, source: ObjId, index: usize) -> Result<Progress> {
+        self.activate_with(source, index, ActivateOptions::default())
+    }
+
+    /// Activates ability `index` of `source`: checks that it may be activated now, then runs
+    /// the activation (choices as decisions unless given in `opts`). Returns the ability on the
+    /// stack. Illegal activations change nothing (CR 733).
+    pub fn activate_with(&mut self, source: ObjId, index: usize, opts: ActivateOptions) -> Result<Progress> {
         self.ensure_idle()?;
         let p = self.priority.ok_or_else(|| illegal("nobody has priority, so no ability can be activated now (CR 117)"))?;
         let slot = self.slot_of(source)?;
-        let o = self.objects[slot as usize];
-        let def = self.defs[o.def as usize].clone();
+        let def = self.def_of_slot(slot).clone();
         let ability = def.rules.activated.get(index).ok_or_else(|| {
             invalid(format!("{} has {} activated abilit{} (not counting mana abilities), no ability {index}", def.name, def.rules.activated.len(), if def.rules.activated.len() == 1 { "y" } else { "ies" }))
         })?;
+        self.check_activation(p, slot, ability)?;
+        if let Some(x) = opts.x {
+            if !ability.cost.has_x() {
+                return Err(invalid(format!("this ability of {} has no X in its cost", def.name)));
+            }
+            crate::game::check_count(x as i64, "X")?;
+        }
+        let frame = ActivateProc { player: p, source, index: index as u16, opts, stage: Stage::X, asked: false, x: 0, targets: Vec::new(), sacrifice: None, discard: None, discard_hidden: false };
+        self.perform(Frame::Activate(Box::new(frame)))
+    }
+
+    /// Whether `p` may begin to activate this ability of the object in `slot` now.
+    fn check_activation(&self, p: u8, slot: u32, ability: &ActivatedAbility) -> Result<()> {
+        let o = self.objects[slot as usize];
+        let def = self.def_of_slot(slot);
         let (ok_zone, whose) = match ability.zone {
             ZoneKind::Battlefield => (o.zone.kind == ZoneKind::Battlefield, o.controller),
             zone => (o.zone.kind == zone, o.owner),
@@ -89,15 +115,64 @@ impl Game {
             return Err(illegal(format!("players can't cycle cards now, so {} can't be cycled (CR 602.5)", def.name)));
         }
         let cost = &ability.cost;
+        if (ability.sorcery_speed || cost.loyalty.is_some()) && !(self.step.is_main() && self.active == p && self.stack.is_empty()) {
+            return Err(illegal(format!("this ability of {} can be activated only any time you could cast a sorcery (CR 602.5d, 606.3)", def.name)));
+        }
+        if cost.loyalty.is_some() && self.loyalty_activated.contains(&self.id_of(slot)) {
+            return Err(illegal(format!("a loyalty ability of {} was already activated this turn (CR 606.3)", def.name)));
+        }
+        if let Some(l) = cost.loyalty.filter(|&l| l < 0) {
+            let have = self.counters_on(slot).map_or(0, |c| c.get("loyalty"));
+            if have < l.unsigned_abs() {
+                return Err(Error::CannotPay(format!("{} has {have} loyalty and can't pay {l} (CR 606.4)", def.name)));
+            }
+        }
         if cost.tap && o.tapped {
             return Err(Error::CannotPay(format!("{} is already tapped", def.name)));
+        }
+        if cost.untap && !o.tapped {
+            return Err(Error::CannotPay(format!("{} is already untapped, so {{Q}} can't be paid", def.name)));
+        }
+        if (cost.tap || cost.untap) && def.is(CardType::Creature) && o.zone.kind == ZoneKind::Battlefield && self.summoning_sick(slot) {
+            return Err(Error::CannotPay(format!("{} hasn't been under its controller's control since their most recent turn began (CR 302.6)", def.name)));
+        }
+        if let Some((kind, n)) = &cost.remove_counters {
+            let have = self.counters_on(slot).map_or(0, |c| c.get(kind));
+            if have < *n {
+                return Err(Error::CannotPay(format!("{} has {have} {kind} counter(s), not {n}", def.name)));
+            }
         }
         if cost.pay_life as i64 > self.players[p as usize].life as i64 {
             return Err(Error::CannotPay(format!("player {p} has {} life and can't pay {} (CR 119.4)", self.players[p as usize].life, cost.pay_life)));
         }
-        let mut symbols: Vec<ManaSymbol> = cost.mana.as_ref().map(|m| m.symbols().to_vec()).unwrap_or_default();
+        Ok(())
+    }
+
+    /// Cycles `card` from hand: activates its first cycling ability (CR 702.29).
+    pub fn cycle(&mut self, card: ObjId) -> Result<Progress> {
+        let slot = self.slot_of(card)?;
+        let def = self.def_of_slot(slot);
+        let index = def.rules.activated.iter().position(|a| a.cycling).ok_or_else(|| illegal(format!("{} has no cycling ability", def.name)))?;
+        self.activate(card, index)
+    }
+
+    /// A new object on the stack for an ability of the object in `source_slot` (CR 113.7,
+    /// 602.2a, 603.3); `def` is the definition its instructions come from.
+    pub(crate) fn put_ability_object(&mut self, controller: u8, def: u32, source_slot: u32, source: ObjId, ability: AbilityRef) -> ObjId {
+        let slot = self.objects.len() as u32;
+        let zone = Zone { kind: ZoneKind::Stack, player: controller };
+        self.objects.push(Object { def, generation: 0, owner: controller, controller, zone, tapped: false, damage: 0, cast: Default::default(), kind: ObjectKind::Ability, flags: 0, entered: 0 });
+        self.stack.push(slot);
+        self.stack_items.push(StackItem { slot, controller, targets: Vec::new(), ability: Some((ability, source_slot, source)), delayed: None, sacrificed_power: 0, triggering: None });
+        ObjId::new(slot, 0)
+    }
+
+    /// The mana part of an ability's cost as it will be paid: X chosen, cycling reductions
+    /// applied (generic only, CR 601.2f).
+    fn ability_mana(&self, p: u8, ability: &ActivatedAbility, x: u32) -> CostToPay {
+        let mut symbols: Vec<ManaSymbol> = ability.cost.mana.as_ref().map(|m| m.symbols().to_vec()).unwrap_or_default();
         if ability.cycling {
-            // "Cost up to {N} less": all of it, from the generic part only.
+            // "Cost up to {N} less": all of it.
             let mut reduction: u32 = 0;
             for &s in &self.battlefield {
                 if self.objects[s as usize].controller == p {
@@ -110,132 +185,7 @@ impl Game {
             }
             reduce_generic(&mut symbols, reduction);
         }
-        let to_pay = CostToPay { symbols, x: 0, life_available: self.players[p as usize].life as i64 - cost.pay_life as i64 };
-        let mut sources = self.mana_sources(p);
-        if cost.tap {
-            sources.retain(|s| s.id != source.0); // it can't be tapped twice
-        }
-        let payment = solve(&to_pay, &self.players[p as usize].pool, &sources)
-            .ok_or_else(|| crate::cost::cannot_pay(&to_pay.symbols, "not enough untapped mana sources and mana in the pool"))?;
-        let (cycling, discard_self, sacrifice_self, tap, life) = (ability.cycling, cost.discard_self, cost.sacrifice_self, cost.tap, cost.pay_life);
-
-        // CR 602.2a: the ability goes on the stack; then the costs are paid (602.2h).
-        let ability_id = self.put_ability_on_stack(p, slot, source, crate::ability::AbilityRef::Activated(index as u16));
-        self.execute_payment(p, &payment);
-        if life > 0 {
-            self.change_life(p, -(life as i32));
-        }
-        if tap {
-            self.objects[slot as usize].tapped = true;
-        }
-        if discard_self {
-            let card = self.move_slot(slot, ZoneKind::Graveyard, Position::Top);
-            self.log.push_with(|| Event::Discarded { player: p, card, by: Some(p), random: false });
-            if cycling {
-                self.log.push_with(|| Event::Cycled { player: p, card });
-                self.fire_cycle(p, card.slot());
-            }
-            self.fire_discard(p, card.slot());
-        } else if sacrifice_self {
-            let card = self.move_slot(slot, ZoneKind::Graveyard, Position::Top);
-            self.log.push_with(|| Event::Died { card, from_id: source });
-        }
-        // CR 602.2i: activated once every cost is paid.
-        self.log.push_with(|| Event::AbilityActivated { player: p, source, ability: ability_id, cycling });
-        self.check_state_based_actions();
-        self.give_priority(p);
-        Ok(Progress::Done(vec![ability_id]))
-    }
-
-    /// Cycles `card` from hand: activates its first cycling ability (CR 702.29).
-    pub fn cycle(&mut self, card: ObjId) -> Result<Progress> {
-        let slot = self.slot_of(card)?;
-        let def = self.def_of_slot(slot);
-        let index = def.rules.activated.iter().position(|a| a.cycling).ok_or_else(|| illegal(format!("{} has no cycling ability", def.name)))?;
-        self.activate(card, index)
-    }
-
-    /// A new object on the stack for an ability of `source_slot` (CR 113.7, 602.2a, 603.3).
-    fn put_ability_on_stack(&mut self, controller: u8, source_slot: u32, source: ObjId, ability: AbilityRef) -> ObjId {
-        let def = self.objects[source_slot as usize].def;
-        self.put_ability_object(controller, def, source_slot, source, ability)
-    }
-
-    fn put_ability_object(&mut self, controller: u8, def: u32, source_slot: u32, source: ObjId, ability: AbilityRef) -> ObjId {
-        let slot = self.objects.len() as u32;
-        let zone = Zone { kind: ZoneKind::Stack, player: controller };
-        self.objects.push(Object { def, generation: 0, owner: controller, controller, zone, tapped: false, damage: 0, cast: Default::default(), kind: ObjectKind::Ability, flags: 0 });
-        self.stack.push(slot);
-        self.stack_items.push(StackItem { slot, controller, targets: Vec::new(), ability: Some((ability, source_slot, source)), delayed: None });
-        ObjId::new(slot, 0)
-    }
-
-    /// "When you cycle this card" of the card itself, wherever it went (CR 702.29c), and
-    /// "whenever a player cycles" of permanents.
-    fn fire_cycle(&mut self, player: u8, card_slot: u32) {
-        let card_id = self.id_of(card_slot);
-        let def = self.defs[self.objects[card_slot as usize].def as usize].clone();
-        for (i, t) in def.rules.triggers.iter().enumerate() {
-            if t.when == Trigger::CycleThis {
-                self.pending_triggers.push(PendingTrigger { controller: player, source: card_slot, source_id: card_id, index: i as u16, delayed: None });
-            }
-        }
-        for k in 0..self.battlefield.len() {
-            let s = self.battlefield[k];
-            let def = self.defs[self.objects[s as usize].def as usize].clone();
-            for (i, t) in def.rules.triggers.iter().enumerate() {
-                if t.when == Trigger::PlayerCycles {
-                    let controller = self.objects[s as usize].controller;
-                    self.pending_triggers.push(PendingTrigger { controller, source: s, source_id: self.id_of(s), index: i as u16, delayed: None });
-                }
-            }
-        }
-    }
-
-    /// "Whenever you cycle or discard a card" of the discarding player's permanents: once per
-    /// discard, so once per cycle.
-    pub(crate) fn fire_discard(&mut self, player: u8, card_slot: u32) {
-        for k in 0..self.battlefield.len() {
-            let s = self.battlefield[k];
-            if self.objects[s as usize].controller != player {
-                continue;
-            }
-            let def = self.defs[self.objects[s as usize].def as usize].clone();
-            for (i, t) in def.rules.triggers.iter().enumerate() {
-                if let Trigger::CycleOrDiscard { another } = t.when {
-                    if !(another && s == card_slot) {
-                        self.pending_triggers.push(PendingTrigger { controller: player, source: s, source_id: self.id_of(s), index: i as u16, delayed: None });
-                    }
-                }
-            }
-        }
-    }
-
-    /// Puts waiting triggered abilities on the stack, the active player's first (APNAP,
-    /// CR 603.3b); each player's in the order they triggered.
-    pub(crate) fn flush_triggers(&mut self) {
-        if self.pending_triggers.is_empty() || self.is_over() {
-            return;
-        }
-        let mut waiting = std::mem::take(&mut self.pending_triggers);
-        let n = self.players.len() as u8;
-        let active = self.active;
-        waiting.sort_by_key(|t| (t.controller + n - active) % n); // stable: trigger order kept
-        for t in waiting {
-            if self.players[t.controller as usize].lost.is_some() {
-                continue;
-            }
-            let id = match &t.delayed {
-                // A delayed trigger's source is the card whose ability created it.
-                Some(d) => self.put_ability_object(t.controller, d.def, t.source, t.source_id, AbilityRef::Delayed),
-                None => self.put_ability_on_stack(t.controller, t.source, t.source_id, AbilityRef::Triggered(t.index)),
-            };
-            if let Some(d) = t.delayed {
-                self.stack_items.last_mut().expect("just pushed").delayed = Some(d);
-            }
-            self.log.push_with(|| Event::AbilityTriggered { player: t.controller, source: t.source_id, ability: id });
-        }
-        self.passes = 0; // new objects on the stack: the round of passing starts over
+        CostToPay { symbols, x, life_available: self.players[p as usize].life as i64 - ability.cost.pay_life as i64 }
     }
 }
 
@@ -251,65 +201,230 @@ pub(crate) fn reduce_generic(symbols: &mut Vec<ManaSymbol>, mut n: u32) {
     symbols.retain(|s| *s != ManaSymbol::Generic(0));
 }
 
+impl ActivateProc {
+    fn ask(mut self, purpose: Purpose, choice: Choice) -> Step {
+        self.asked = true;
+        let player = self.player;
+        Step::Ask(Frame::Activate(Box::new(self)), Decision { player, purpose, choice })
+    }
+
+    pub(crate) fn step(mut self, g: &mut Game) -> Step {
+        let Ok(slot) = g.slot_of(self.source) else { return Step::Fail(Error::NoSuchObject(self.source.0)) };
+        let def = g.def_of_slot(slot).clone();
+        let ability = &def.rules.activated[self.index as usize];
+        let cost = &ability.cost;
+        loop {
+            match self.stage {
+                // CR 602.2b, 601.2b: announce X.
+                Stage::X => {
+                    self.stage = Stage::Targets(0);
+                    if !cost.has_x() {
+                        continue;
+                    }
+                    if self.asked {
+                        self.asked = false;
+                        let Answer::Number { n } = g.take_answer() else { unreachable!("validated") };
+                        self.x = n;
+                        continue;
+                    }
+                    if let Some(x) = self.opts.x {
+                        self.x = x;
+                        continue;
+                    }
+                    let base = g.ability_mana(self.player, ability, 0);
+                    let sources = g.mana_sources(self.player);
+                    let max = max_affordable(&base, &[ManaSymbol::Generic(1)], &g.players[self.player as usize].pool, &sources, crate::casting::MAX_ANNOUNCED);
+                    self.stage = Stage::X;
+                    return self.ask(Purpose::ChooseX, Choice::Number { min: 0, max });
+                }
+                // CR 602.2b, 601.2c: choose targets.
+                Stage::Targets(i) => {
+                    if i >= ability.targets.len() {
+                        self.stage = Stage::Sacrifice;
+                        continue;
+                    }
+                    if self.asked {
+                        self.asked = false;
+                        let Answer::Targets { targets } = g.take_answer() else { unreachable!("validated") };
+                        self.targets.push(targets);
+                        self.stage = Stage::Targets(i + 1);
+                        continue;
+                    }
+                    let spec = &ability.targets[i];
+                    let options = g.target_options(spec.kind, self.player, None);
+                    let min = if spec.up_to { 0 } else { spec.count };
+                    let max = spec.count.min(options.len() as u32);
+                    if (options.len() as u32) < min {
+                        return Step::Fail(illegal(format!("this ability of {} needs {min} legal target(s) for target {i} and there are {} (CR 601.2c)", def.name, options.len())));
+                    }
+                    let choice = Choice::Targets { options, min, max };
+                    if let Some(given) = self.opts.targets.as_ref().and_then(|t| t.get(i)) {
+                        let d = Decision { player: self.player, purpose: Purpose::Targets { index: i as u8 }, choice };
+                        if let Err(e) = d.validate(&Answer::Targets { targets: given.clone() }) {
+                            return Step::Fail(e);
+                        }
+                        self.targets.push(given.clone());
+                        self.stage = Stage::Targets(i + 1);
+                        continue;
+                    }
+                    return self.ask(Purpose::Targets { index: i as u8 }, choice);
+                }
+                // CR 601.2h (via 602.2b): the player chooses what to sacrifice as the cost is paid.
+                Stage::Sacrifice => {
+                    let Some(filter) = &cost.sacrifice else {
+                        self.stage = Stage::Discard;
+                        continue;
+                    };
+                    let filter = CardFilter::parse(filter).expect("validated when the card was loaded");
+                    let options: Vec<ObjId> = g
+                        .battlefield
+                        .iter()
+                        .filter(|&&s| g.objects[s as usize].controller == self.player && filter.matches(g.def_of_slot(s)))
+                        .map(|&s| g.id_of(s))
+                        .collect();
+                    if self.asked {
+                        self.asked = false;
+                        let Answer::Cards { cards } = g.take_answer() else { unreachable!("validated") };
+                        self.sacrifice = cards.first().copied();
+                        self.stage = Stage::Discard;
+                        continue;
+                    }
+                    if let Some(given) = self.opts.sacrifice {
+                        if !options.contains(&given) {
+                            return Step::Fail(illegal(format!("object {} is not a {filter} you control, so it can't be sacrificed for {}", given.0, def.name)));
+                        }
+                        self.sacrifice = Some(given);
+                        self.stage = Stage::Discard;
+                        continue;
+                    }
+                    if options.is_empty() {
+                        return Step::Fail(Error::CannotPay(format!("player {} controls no {filter} to sacrifice for {}", self.player, def.name)));
+                    }
+                    return self.ask(Purpose::CostChoice, Choice::Cards { options, min: 1, max: 1 });
+                }
+                Stage::Discard => {
+                    let Some(filter) = &cost.discard else {
+                        self.stage = Stage::Pay;
+                        continue;
+                    };
+                    let filter = CardFilter::parse(filter).expect("validated when the card was loaded");
+                    let hand = &g.players[self.player as usize].hand;
+                    let options: Vec<ObjId> = hand.iter().filter(|&&s| s != slot && filter.matches(g.def_of_slot(s))).map(|&s| g.id_of(s)).collect();
+                    if self.asked {
+                        self.asked = false;
+                        let Answer::Cards { cards } = g.take_answer() else { unreachable!("validated") };
+                        self.discard = cards.first().copied();
+                        self.stage = Stage::DiscardWhere;
+                        continue;
+                    }
+                    if let Some(given) = self.opts.discard {
+                        if !options.contains(&given) {
+                            return Step::Fail(illegal(format!("object {} is not a {filter} card in player {}'s hand, so it can't be discarded for {}", given.0, self.player, def.name)));
+                        }
+                        self.discard = Some(given);
+                        self.stage = Stage::DiscardWhere;
+                        continue;
+                    }
+                    if options.is_empty() {
+                        return Step::Fail(Error::CannotPay(format!("player {} has no {filter} card in hand to discard for {}", self.player, def.name)));
+                    }
+                    return self.ask(Purpose::CostChoice, Choice::Cards { options, min: 1, max: 1 });
+                }
+                Stage::DiscardWhere => {
+                    self.stage = Stage::Pay;
+                    if self.asked {
+                        self.asked = false;
+                        let Answer::YesNo { yes } = g.take_answer() else { unreachable!("validated") };
+                        self.discard_hidden = yes;
+                        if yes && !CardFilter::parse(cost.discard.as_deref().unwrap_or("card")).expect("validated").is_any() {
+                            // CR 701.9c: a card discarded into a hidden zone has no
+                            // characteristics, so a cost naming one isn't paid: undone (CR 733).
+                            return Step::Fail(illegal(format!(
+                                "the discarded card would go to a hidden zone, where it has no characteristics, so it can't pay \"discard a {} card\" (CR 701.9c); the activation is undone",
+                                cost.discard.as_deref().unwrap_or("card")
+                            )));
+                        }
+                        continue;
+                    }
+                    if g.discard_goes_to_library(self.player, true) {
+                        self.stage = Stage::DiscardWhere;
+                        return self.ask(Purpose::DiscardToLibrary, Choice::YesNo);
+                    }
+                }
+                // CR 602.2h: pay every cost at once, in any order.
+                Stage::Pay => {
+                    let to_pay = g.ability_mana(self.player, ability, self.x);
+                    let mut sources = g.mana_sources(self.player);
+                    if cost.tap || cost.untap {
+                        sources.retain(|s| s.id != self.source.0); // it can't be tapped twice
+                    }
+                    if let Some(s) = self.sacrifice {
+                        sources.retain(|m| m.id != s.0);
+                    }
+                    let Some(payment) = solve(&to_pay, &g.players[self.player as usize].pool, &sources) else {
+                        return Step::Fail(crate::cost::cannot_pay(&to_pay.symbols, "not enough untapped mana sources and mana in the pool"));
+                    };
+                    let id = g.commit_activation(&self, slot, &payment);
+                    g.output.push(id);
+                    return Step::Done;
+                }
+            }
+        }
+    }
+}
+
 impl Game {
-    /// A new card from outside the game, owned by `owner`, put into `zone` (conjure: a real
-    /// card, not a token or a copy). Returns it.
-    pub(crate) fn conjure(&mut self, def: u32, owner: u8, zone: ZoneKind) -> ObjId {
-        let slot = self.objects.len() as u32;
-        let flags = Object::flags_of(&self.defs[def as usize]);
-        let z = Zone { kind: zone, player: owner };
-        self.objects.push(Object { def, generation: 0, owner, controller: owner, zone: z, tapped: false, damage: 0, cast: Default::default(), kind: ObjectKind::Card, flags });
-        self.zone_slots_mut(z).push(slot);
-        let card = ObjId::new(slot, 0);
-        self.log.push_with(|| Event::Conjured { player: owner, card });
-        card
-    }
-
-    /// Delayed triggers waiting for `you next cast an instant or sorcery spell this turn`.
-    pub(crate) fn fire_spell_cast(&mut self, caster: u8, spell: ObjId) {
-        if self.delayed.is_empty() {
-            return;
+    /// Puts the ability on the stack and pays its costs (CR 602.2a, h), then what that
+    /// triggers waits for priority (CR 602.2i).
+    fn commit_activation(&mut self, a: &ActivateProc, slot: u32, payment: &crate::payment::Payment) -> ObjId {
+        let p = a.player;
+        let def = self.def_of_slot(slot).clone();
+        let ability = &def.rules.activated[a.index as usize];
+        let cost = &ability.cost;
+        let from_hidden = !self.objects[slot as usize].zone.kind.is_public();
+        let ability_id = self.put_ability_object(p, self.objects[slot as usize].def, slot, a.source, AbilityRef::Activated(a.index));
+        self.objects[ability_id.slot() as usize].cast.x = a.x;
+        self.stack_items.last_mut().expect("just pushed").targets = a.targets.clone();
+        if from_hidden {
+            // An ability activated from a hidden zone reveals its card.
+            let card = a.source;
+            self.log.push_with(|| Event::Revealed { player: p, cards: vec![card] });
         }
-        let def = self.def_of_slot(spell.slot());
-        let instant_or_sorcery = def.is(crate::card::CardType::Instant) || def.is(crate::card::CardType::Sorcery);
-        let mut i = 0;
-        while i < self.delayed.len() {
-            let d = &self.delayed[i];
-            if d.when == DelayedWhen::YouNextCastInstantOrSorceryThisTurn && d.controller == caster && d.turn == self.turn && instant_or_sorcery {
-                let d = self.delayed.remove(i); // it triggers only once (CR 603.7c)
-                self.fire_delayed(d, Some(spell));
-            } else {
-                i += 1;
-            }
+        self.execute_payment(p, payment);
+        if cost.pay_life > 0 {
+            self.change_life(p, -(cost.pay_life as i32));
         }
-    }
-
-    /// Delayed triggers waiting for the beginning of their controller's end step.
-    pub(crate) fn fire_end_step(&mut self) {
-        let mut i = 0;
-        while i < self.delayed.len() {
-            let d = &self.delayed[i];
-            // CR 513.2: one created during this end step waits for the next one.
-            let created_now = d.turn == self.turn && d.step == crate::turn::Step::End;
-            if d.when == DelayedWhen::BeginningOfYourNextEndStep && d.controller == self.active && !created_now {
-                let d = self.delayed.remove(i);
-                self.fire_delayed(d, None);
-            } else {
-                i += 1;
-            }
+        if cost.tap {
+            self.objects[slot as usize].tapped = true;
         }
-    }
-
-    /// "This turn" delayed triggers expire when the turn ends.
-    pub(crate) fn expire_delayed(&mut self) {
-        let turn = self.turn;
-        self.delayed.retain(|d| !(d.when == DelayedWhen::YouNextCastInstantOrSorceryThisTurn && d.turn < turn));
-    }
-
-    fn fire_delayed(&mut self, d: Delayed, triggering: Option<ObjId>) {
-        let source = triggering.map(|s| s.slot()).unwrap_or(0);
-        let source_id = triggering.unwrap_or(ObjId(0));
-        let fired = DelayedFired { effects: d.effects, def: d.def, cast: d.cast, remembered: d.remembered, triggering };
-        self.pending_triggers.push(PendingTrigger { controller: d.controller, source, source_id, index: 0, delayed: Some(Box::new(fired)) });
+        if cost.untap {
+            self.untap(slot);
+        }
+        if let Some(l) = cost.loyalty {
+            self.loyalty_activated.push(a.source);
+            let _ = if l >= 0 { self.put_counters(slot, "loyalty", l as u32) } else { self.remove_counters_from(slot, "loyalty", l.unsigned_abs()) };
+        }
+        if let Some((kind, n)) = &cost.remove_counters {
+            let _ = self.remove_counters_from(slot, kind, *n);
+        }
+        if let Some(s) = a.sacrifice {
+            let power = self.power_of(s.slot());
+            self.stack_items.last_mut().expect("just pushed").sacrificed_power = power;
+            self.sacrifice(s.slot());
+        }
+        if let Some(d) = a.discard {
+            self.discard_one(p, d.slot(), Some(p), false, a.discard_hidden, false);
+        }
+        if cost.discard_self {
+            self.discard_one(p, slot, Some(p), false, false, ability.cycling);
+        } else if cost.sacrifice_self {
+            self.sacrifice(slot);
+        }
+        // CR 602.2i: activated once every cost is paid.
+        let (source, cycling) = (a.source, ability.cycling);
+        self.log.push_with(|| Event::AbilityActivated { player: p, source, ability: ability_id, cycling });
+        self.check_state_based_actions();
+        self.give_priority(p);
+        ability_id
     }
 }

@@ -83,6 +83,10 @@ pub struct CardDef {
     pub rules: CardRules,
     /// Its mana ability, worked out once from its basic land types (CR 305.6) and its rules.
     pub mana: Option<ManaProfile>,
+    /// The colors come from a color indicator, not the mana cost (CR 204).
+    pub color_indicator: bool,
+    /// A token's definition (CR 111.4): created by effects, never in a deck.
+    pub token: bool,
 }
 
 /// What tapping the card's permanent for mana makes: one type out of `types`, `amount` times.
@@ -137,6 +141,13 @@ pub struct CardRecord {
     /// The card's rules as data (see `rules.rs`); keyword lines of the text are added on load.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<CardRules>,
+    /// A color indicator (CR 204), as mana letters ("U"): the colors of a token or a card
+    /// without a mana cost.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub colors: Option<String>,
+    /// The definition of a token (CR 111.4), created by effects, never put in a deck.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub token: bool,
 }
 
 impl TryFrom<CardRecord> for CardDef {
@@ -156,9 +167,43 @@ impl From<CardDef> for CardRecord {
             power: d.power.map(Into::into),
             toughness: d.toughness.map(Into::into),
             loyalty: d.loyalty.map(Into::into),
+            colors: d.color_indicator.then(|| d.colors.iter().map(|c| c.letter().to_string()).collect()),
+            token: d.token,
             rules: (!d.rules.is_empty()).then_some(d.rules),
         }
     }
+}
+
+/// The names of the tokens a card's instructions create (each must be a token definition in
+/// the same card database).
+pub(crate) fn token_names(rules: &CardRules) -> Vec<String> {
+    fn walk(effects: &[Effect], out: &mut Vec<String>) {
+        for e in effects {
+            match e {
+                Effect::CreateToken { token, .. } => out.push(token.name.clone()),
+                Effect::If { then, otherwise, .. } => {
+                    walk(then, out);
+                    walk(otherwise, out);
+                }
+                Effect::May { then } | Effect::MayPay { then, .. } => walk(then, out),
+                Effect::Delayed { effects, .. } => walk(effects, out),
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&rules.spell, &mut out);
+    walk(&rules.as_enters, &mut out);
+    for m in &rules.modes {
+        walk(&m.effects, &mut out);
+    }
+    for a in &rules.activated {
+        walk(&a.effects, &mut out);
+    }
+    for t in &rules.triggers {
+        walk(&t.effects, &mut out);
+    }
+    out
 }
 
 /// Checks that instructions refer only to targets that exist and to valid card descriptions.
@@ -166,7 +211,8 @@ fn validate_effects(effects: &[Effect], targets: usize, path: &str) -> std::resu
     for (i, e) in effects.iter().enumerate() {
         let here = format!("{path}[{i}]");
         let target = match e {
-            Effect::Counter { target } | Effect::Damage { target, .. } => Some(*target),
+            Effect::Counter { target } | Effect::Damage { target, .. } | Effect::Tap { target } | Effect::Bounce { target } | Effect::ExileTarget { target } => Some(*target),
+            Effect::PutCounters { on: crate::rules::CounterPlace::Target(t), .. } => Some(*t),
             Effect::Draw { who: Who::Target(t), .. }
             | Effect::Mill { who: Who::Target(t), .. }
             | Effect::Scry { who: Who::Target(t), .. }
@@ -183,8 +229,20 @@ fn validate_effects(effects: &[Effect], targets: usize, path: &str) -> std::resu
             }
         }
         match e {
-            Effect::Search { filter, .. } | Effect::PutFromHand { filter, .. } | Effect::MilledToHand { filter, .. } => {
+            Effect::Search { filter, .. } | Effect::PutFromHand { filter, .. } | Effect::MilledToHand { filter, .. } | Effect::PutRevealedToHand { filter, .. } => {
                 crate::filter::CardFilter::parse(filter).map_err(|x| (format!("{here}.filter"), x.to_string()))?;
+            }
+            Effect::May { then } | Effect::MayPay { then, .. } => validate_effects(then, targets, &format!("{here}.then"))?,
+            Effect::Draw { count: a, .. }
+            | Effect::Mill { count: a, .. }
+            | Effect::PutCounters { count: a, .. }
+            | Effect::Damage { amount: a, .. }
+            | Effect::CreateToken { count: a, .. }
+                if matches!(a, crate::rules::Amount::Dynamic(crate::rules::Dynamic::Permanents(_))) =>
+            {
+                if let crate::rules::Amount::Dynamic(crate::rules::Dynamic::Permanents(f)) = a {
+                    crate::filter::CardFilter::parse(f).map_err(|x| (format!("{here}.count"), x.to_string()))?;
+                }
             }
             Effect::If { then, otherwise, .. } => {
                 validate_effects(then, targets, &format!("{here}.then"))?;
@@ -221,17 +279,31 @@ impl CardDef {
         for (i, s) in rules.statics.iter().enumerate() {
             let filter = match s {
                 StaticAbility::CostReduction { filter, .. } | StaticAbility::CostIncrease { filter, .. } | StaticAbility::GrantStickerKicker { filter, .. } => filter,
-                StaticAbility::ProhibitCycling | StaticAbility::CyclingCostReduction { .. } => continue,
+                StaticAbility::OthersGetPerCounter { filter, .. } | StaticAbility::CastFromGraveyard { filter } | StaticAbility::GraveyardToExile { filter, .. } => filter,
+                StaticAbility::ProhibitCycling
+                | StaticAbility::CyclingCostReduction { .. }
+                | StaticAbility::NoMaximumHandSize
+                | StaticAbility::OpponentMillsMore { .. }
+                | StaticAbility::DrawFromEmptyWins
+                | StaticAbility::DiscardToLibraryTop { .. } => continue,
             };
             crate::filter::CardFilter::parse(filter).map_err(|e| err(&format!("rules.static[{i}].filter"), e.to_string()))?;
         }
         validate_effects(&rules.spell, rules.targets.len(), "rules.spell").map_err(|(f, why)| err(&f, why))?;
         validate_effects(&rules.as_enters, 0, "rules.as_enters").map_err(|(f, why)| err(&f, why))?;
         for (i, a) in rules.activated.iter().enumerate() {
-            validate_effects(&a.effects, 0, &format!("rules.activated[{i}].effects")).map_err(|(f, why)| err(&f, why))?;
+            validate_effects(&a.effects, a.targets.len(), &format!("rules.activated[{i}].effects")).map_err(|(f, why)| err(&f, why))?;
+            for (field, filter) in [("sacrifice", &a.cost.sacrifice), ("discard", &a.cost.discard)] {
+                if let Some(f) = filter {
+                    crate::filter::CardFilter::parse(f).map_err(|x| err(&format!("rules.activated[{i}].cost.{field}"), x.to_string()))?;
+                }
+            }
         }
         for (i, t) in rules.triggers.iter().enumerate() {
-            validate_effects(&t.effects, 0, &format!("rules.triggers[{i}].effects")).map_err(|(f, why)| err(&f, why))?;
+            validate_effects(&t.effects, t.targets.len(), &format!("rules.triggers[{i}].effects")).map_err(|(f, why)| err(&f, why))?;
+            if let crate::rules::Trigger::PutIntoYourGraveyardFromLibrary { filter } | crate::rules::Trigger::OpponentDiscards { filter } = &t.when {
+                crate::filter::CardFilter::parse(filter).map_err(|x| err(&format!("rules.triggers[{i}].when.filter"), x.to_string()))?;
+            }
         }
         for (i, mode) in rules.modes.iter().enumerate() {
             validate_effects(&mode.effects, rules.targets.len(), &format!("rules.modes[{i}].effects")).map_err(|(f, why)| err(&f, why))?;
@@ -241,12 +313,30 @@ impl CardDef {
                 return Err(err("rules.choose", format!("[{min}, {max}] doesn't fit {} mode(s)", rules.modes.len())));
             }
         }
+        let colors = match &r.colors {
+            Some(letters) => {
+                let mut set = crate::mana::ColorSet::default();
+                for ch in letters.chars().filter(|c| !c.is_whitespace()) {
+                    let c = crate::mana::Color::from_letter(&ch.to_string()).ok_or_else(|| err("colors", format!("{ch:?} is not a color letter (W, U, B, R, G)")))?;
+                    set.insert(c);
+                }
+                set
+            }
+            None => mana_cost.colors(),
+        };
+        for name in token_names(&rules) {
+            if name.trim().is_empty() {
+                return Err(err("rules", "a create_token instruction names no token".into()));
+            }
+        }
         let subtypes: Box<[Box<str>]> = subtypes.into_iter().map(Into::into).collect();
         Ok(CardDef {
             mana: ManaProfile::of(&subtypes, &rules),
             subtypes,
             rules,
-            colors: mana_cost.colors(),
+            color_indicator: r.colors.is_some(),
+            token: r.token,
+            colors,
             mana_cost,
             types,
             supertypes,

@@ -24,7 +24,7 @@ use crate::target::TargetRef;
 use crate::zone::{Position, ZoneKind};
 
 /// The most times a multikicker may be announced, and the largest X offered.
-const MAX_ANNOUNCED: u32 = 64;
+pub(crate) const MAX_ANNOUNCED: u32 = 64;
 
 /// Choices made up front; any left `None` becomes a decision for the caster.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -125,7 +125,10 @@ impl Game {
         let o = self.objects[slot as usize];
         let def = self.defs[o.def as usize].clone();
         let from = if opts.flashback { ZoneKind::Graveyard } else { ZoneKind::Hand };
-        if o.zone.kind != from || o.owner != caster {
+        // A permission ("you may cast ... from your graveyard") lets a graveyard card be cast
+        // for its mana cost (CR 601.2a).
+        let permitted = !opts.flashback && o.zone.kind == ZoneKind::Graveyard && o.owner == caster && self.may_cast_from_graveyard(caster, &def);
+        if (o.zone.kind != from || o.owner != caster) && !permitted {
             let what = if opts.flashback { "graveyard" } else { "hand" };
             return Err(illegal(format!("player {caster} has priority and can cast only from their own {what}; {} is in {}", def.name, o.zone)));
         }
@@ -514,7 +517,7 @@ impl CastProc {
         let o = &mut g.objects[slot as usize];
         o.controller = self.caster;
         o.cast = cast;
-        g.stack_items.push(StackItem { slot, controller: self.caster, targets: self.targets.clone(), ability: None, delayed: None });
+        g.stack_items.push(StackItem { slot, controller: self.caster, targets: self.targets.clone(), ability: None, delayed: None, sacrificed_power: 0, triggering: None });
         self.spell = Some(spell);
     }
 

@@ -1,24 +1,59 @@
 //! An object's current characteristics where they differ from its card: power and toughness
-//! with counters (CR 208, 613.4c). Continuous effects join here as they arrive (CR 613).
+//! through the layers (CR 613.4): characteristic-defining abilities (7a), then modifications
+//! from static abilities, "until end of turn" effects and counters (7c).
 
+use crate::card::CardType;
 use crate::game::Game;
-use crate::rules::PowerToughness;
+use crate::object::Object;
+use crate::rules::{PowerToughness, StaticAbility};
 
 impl Game {
-    /// Power of the permanent in `slot`: printed value (a characteristic-defining `*` counts as
-    /// 0 until its ability is modelled) plus +1/+1 and minus -1/-1 counters.
+    /// Power of the permanent in `slot` (see [`Game::toughness_of`]).
     pub(crate) fn power_of(&self, slot: u32) -> i64 {
-        self.pt_of(slot, self.def_of_slot(slot).power.as_deref())
+        let base = self.defined_power_toughness(slot).unwrap_or_else(|| printed(self.def_of_slot(slot).power.as_deref()));
+        let (p, _) = self.modifications(slot);
+        base + p
     }
 
+    /// Toughness of the permanent in `slot`: layer 7a (a characteristic-defining ability) or
+    /// the printed value, then the 7c modifications.
     pub(crate) fn toughness_of(&self, slot: u32) -> i64 {
-        self.pt_of(slot, self.def_of_slot(slot).toughness.as_deref())
+        let base = self.defined_power_toughness(slot).unwrap_or_else(|| printed(self.def_of_slot(slot).toughness.as_deref()));
+        let (_, t) = self.modifications(slot);
+        base + t
     }
 
-    /// Layer 7a (a characteristic-defining ability) or the printed value, then counters (7c).
-    fn pt_of(&self, slot: u32, printed_value: Option<&str>) -> i64 {
-        let base = self.defined_power_toughness(slot).unwrap_or_else(|| printed(printed_value));
-        base + self.counter_bonus(slot)
+    /// Layer 7c (CR 613.4c): +1/+1 and -1/-1 counters, "until end of turn" effects, and
+    /// static bonuses from other permanents ("other Elf creatures you control get +1/+1 for
+    /// each +1/+1 counter on this"). All add, so their order doesn't matter.
+    fn modifications(&self, slot: u32) -> (i64, i64) {
+        let c = self.counter_bonus(slot);
+        let (mut p, mut t) = (c, c);
+        if !self.until_end_of_turn.is_empty() {
+            let id = self.id_of(slot);
+            for e in self.until_end_of_turn.iter().filter(|e| e.object == id) {
+                p += e.power as i64;
+                t += e.toughness as i64;
+            }
+        }
+        let o = &self.objects[slot as usize];
+        if o.zone.kind == crate::zone::ZoneKind::Battlefield && self.def_of_slot(slot).is(CardType::Creature) {
+            for &s in &self.battlefield {
+                if s == slot || self.objects[s as usize].flags & Object::HAS_STATICS == 0 || self.objects[s as usize].controller != o.controller {
+                    continue;
+                }
+                for st in &self.def_of_slot(s).rules.statics {
+                    if let StaticAbility::OthersGetPerCounter { filter, counter } = st {
+                        if crate::filter::CardFilter::parse(filter).expect("validated").matches(self.def_of_slot(slot)) {
+                            let n = self.counters_on(s).map_or(0, |c| c.get(counter)) as i64;
+                            p += n;
+                            t += n;
+                        }
+                    }
+                }
+            }
+        }
+        (p, t)
     }
 
     /// A characteristic-defining ability's value (layer 7a, CR 613.4a), if the card has one.

@@ -137,6 +137,39 @@ impl Game {
         Ok(())
     }
 
+    /// Whether `p` can pay this mana cost now from their pool and untapped sources (a "you
+    /// may pay" during resolution).
+    pub(crate) fn can_pay_mana_now(&self, p: u8, cost: &crate::mana::ManaCost) -> bool {
+        let to_pay = crate::payment::CostToPay::new(cost.symbols().to_vec(), 0, self.players[p as usize].life as i64);
+        crate::payment::solve(&to_pay, &self.players[p as usize].pool, &self.mana_sources(p)).is_some()
+    }
+
+    /// Pays a mana cost during resolution (CR 117.12, 601.2g-h) with automatic payment; false
+    /// (and nothing paid) if it can't be paid.
+    pub(crate) fn pay_mana_now(&mut self, p: u8, cost: &crate::mana::ManaCost) -> bool {
+        let to_pay = crate::payment::CostToPay::new(cost.symbols().to_vec(), 0, self.players[p as usize].life as i64);
+        match crate::payment::solve(&to_pay, &self.players[p as usize].pool, &self.mana_sources(p)) {
+            Some(payment) => {
+                self.execute_payment(p, &payment);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Adds the mana a cost-like string describes ("{B}{B}", "{C}") to `p`'s pool (CR 106.4).
+    pub(crate) fn add_mana(&mut self, p: u8, mana: &crate::mana::ManaCost) {
+        use crate::mana::ManaSymbol;
+        for sym in mana.symbols() {
+            match *sym {
+                ManaSymbol::Colored(c) => self.players[p as usize].pool.add(crate::payment::ManaType::Color(c), 1),
+                ManaSymbol::Colorless => self.players[p as usize].pool.add(crate::payment::ManaType::Colorless, 1),
+                ManaSymbol::Generic(n) => self.players[p as usize].pool.add(crate::payment::ManaType::Colorless, n),
+                _ => {}
+            }
+        }
+    }
+
     /// The mana in a player's pool.
     pub fn mana_pool(&self, player: usize) -> Result<&ManaPool> {
         Ok(&self.player(player)?.pool)

@@ -44,6 +44,21 @@ pub enum Purpose {
     Modes,
     /// Which of the milled cards to put into hand (CR 701.17c).
     PutFromMilled,
+    /// The order to put one player's simultaneous triggered abilities on the stack, first
+    /// put (last to resolve) first (CR 603.3b).
+    OrderTriggers,
+    /// The order to apply replacement effects to one event, first applied first (CR 616.1);
+    /// the options are the permanents whose effects they are.
+    OrderReplacements,
+    /// Whether to do a "you may" instruction or pay a "you may pay" cost (CR 608.2d).
+    May,
+    /// Whether to put a card discarded by an effect on top of the library instead
+    /// (CR 614.1a, 701.9c).
+    DiscardToLibrary,
+    /// Which permanent to sacrifice, or card to discard, to pay a cost (CR 601.2h, 602.2b).
+    CostChoice,
+    /// Which legendary permanent to keep (the legend rule, CR 704.5j).
+    LegendRule,
 }
 
 impl Purpose {
@@ -63,6 +78,12 @@ impl Purpose {
             Purpose::Priority => "priority",
             Purpose::Modes => "modes",
             Purpose::PutFromMilled => "put_from_milled",
+            Purpose::OrderTriggers => "order_triggers",
+            Purpose::OrderReplacements => "order_replacements",
+            Purpose::May => "may",
+            Purpose::DiscardToLibrary => "discard_to_library",
+            Purpose::CostChoice => "cost_choice",
+            Purpose::LegendRule => "legend_rule",
         }
     }
 }
@@ -86,6 +107,8 @@ pub enum Choice {
     Actions { options: Vec<PriorityAction> },
     /// Between `min` and `max` distinct modes out of `count` (answered by their indices).
     Modes { count: u32, min: u32, max: u32 },
+    /// Put all of `options` in an order (answered by the ids in that order).
+    Order { options: Vec<ObjId> },
 }
 
 /// A pending choice.
@@ -119,6 +142,7 @@ impl Decision {
             Choice::Targets { .. } => "targets",
             Choice::Actions { .. } => "action",
             Choice::Modes { .. } => "modes",
+            Choice::Order { .. } => "order",
         }
     }
 
@@ -202,6 +226,16 @@ impl Decision {
                 }
                 Ok(())
             }
+            (Choice::Order { options }, Answer::Cards { cards }) => {
+                let mut sorted = cards.clone();
+                sorted.sort();
+                let mut want = options.clone();
+                want.sort();
+                if sorted != want {
+                    return Err(bad(format!("must list each of {:?} exactly once, in the chosen order", ids(options))));
+                }
+                Ok(())
+            }
             _ => Err(bad(format!("expected an answer of kind {}, got {}", self.kind(), answer.kind()))),
         }
     }
@@ -219,6 +253,7 @@ impl Decision {
             Choice::Targets { options, min, .. } if *min as usize >= options.len() => Some(Answer::Targets { targets: options.clone() }),
             Choice::Targets { max: 0, .. } => Some(Answer::Targets { targets: Vec::new() }),
             Choice::Actions { options } if options.len() == 1 => Some(Answer::Action { index: 0 }),
+            Choice::Order { options } if options.len() <= 1 => Some(Answer::Cards { cards: options.clone() }),
             _ => None,
         }
     }
@@ -237,6 +272,7 @@ impl Decision {
             Choice::Targets { options, min, max } => (json!(options.iter().map(TargetRef::view).collect::<Vec<_>>()), *min, *max, json!([])),
             Choice::Actions { options } => (json!(options), 0, options.len().saturating_sub(1) as u32, json!([])),
             Choice::Modes { count, min, max } => (json!((0..*count).collect::<Vec<u32>>()), *min, *max, json!([])),
+            Choice::Order { options } => (ids(options), options.len() as u32, options.len() as u32, json!([])),
         };
         json!({
             "player": self.player,
@@ -317,6 +353,11 @@ impl fmt::Display for Decision {
                     _ => write!(f, "chooses {n} target(s)"),
                 }
             }
+            (Choice::Order { options }, Purpose::OrderTriggers) => write!(f, "orders {} triggered abilities (first listed goes on the stack first)", options.len()),
+            (Choice::Order { options }, Purpose::OrderReplacements) => write!(f, "orders {} replacement effects (first listed applies first)", options.len()),
+            (Choice::Order { options }, p) => write!(f, "orders {} objects ({})", options.len(), p.name()),
+            (Choice::YesNo, Purpose::May) => f.write_str("chooses whether to do what the ability says they may"),
+            (Choice::YesNo, Purpose::DiscardToLibrary) => f.write_str("chooses whether to put the discarded card on top of their library instead"),
             (Choice::YesNo, p) => write!(f, "answers yes or no ({})", p.name()),
         }
     }

@@ -13,7 +13,9 @@ use crate::filter::CardFilter;
 use crate::game::Game;
 use crate::object::{CastInfo, ObjId};
 use crate::process::{Frame, Step};
-use crate::rules::{Amount, Condition, Dynamic, Effect, Who};
+use crate::card::CardType;
+use crate::continuous::UntilEndOfTurn;
+use crate::rules::{Amount, Condition, CounterPlace, Dynamic, Effect, RestGo, Who};
 use crate::target::TargetRef;
 use crate::zone::{Position, ZoneKind};
 
@@ -34,9 +36,15 @@ pub struct EffectCtx {
     /// The spell that triggered this ability ("that spell").
     #[serde(default)]
     pub triggering: Option<ObjId>,
-    /// Objects the instructions remember ("the duplicate").
+    /// Objects the instructions remember ("the duplicate", "the exiled card").
     #[serde(default)]
     pub remembered: Vec<ObjId>,
+    /// The power of the permanent sacrificed to activate the ability (CR 608.2h).
+    #[serde(default)]
+    pub sacrificed_power: i64,
+    /// Whether the last optional instruction was done ("if you do").
+    #[serde(default)]
+    pub did: bool,
 }
 
 /// A position in a card's instruction tree: the root list, then (index of an `If`, branch).
@@ -46,8 +54,11 @@ pub(crate) struct EffectProc {
     root: Root,
     path: Vec<(u16, bool)>,
     pc: u16,
-    /// Waiting for the choice of a card to put from hand (the instruction at `pc - 1`).
+    /// Waiting for the answer to a decision the instruction at `pc - 1` asked.
     choosing: bool,
+    /// Orders of mill replacement effects chosen so far for the mill at `pc - 1` (CR 616.1).
+    #[serde(default)]
+    mill_orders: Vec<(u8, Vec<ObjId>)>,
     ctx: EffectCtx,
 }
 
@@ -64,23 +75,23 @@ enum Root {
 
 impl EffectProc {
     pub(crate) fn spell(def: u32, ctx: EffectCtx) -> EffectProc {
-        EffectProc { def, root: Root::Spell, path: Vec::new(), pc: 0, choosing: false, ctx }
+        EffectProc { def, root: Root::Spell, path: Vec::new(), pc: 0, choosing: false, mill_orders: Vec::new(), ctx }
     }
 
     pub(crate) fn mode(def: u32, mode: u16, ctx: EffectCtx) -> EffectProc {
-        EffectProc { def, root: Root::Mode(mode), path: Vec::new(), pc: 0, choosing: false, ctx }
+        EffectProc { def, root: Root::Mode(mode), path: Vec::new(), pc: 0, choosing: false, mill_orders: Vec::new(), ctx }
     }
 
     pub(crate) fn ability(def: u32, ability: AbilityRef, ctx: EffectCtx) -> EffectProc {
-        EffectProc { def, root: Root::Ability(ability), path: Vec::new(), pc: 0, choosing: false, ctx }
+        EffectProc { def, root: Root::Ability(ability), path: Vec::new(), pc: 0, choosing: false, mill_orders: Vec::new(), ctx }
     }
 
     pub(crate) fn inline(def: u32, effects: Vec<Effect>, ctx: EffectCtx) -> EffectProc {
-        EffectProc { def, root: Root::Inline(effects), path: Vec::new(), pc: 0, choosing: false, ctx }
+        EffectProc { def, root: Root::Inline(effects), path: Vec::new(), pc: 0, choosing: false, mill_orders: Vec::new(), ctx }
     }
 
     pub(crate) fn as_enters(def: u32, ctx: EffectCtx) -> EffectProc {
-        EffectProc { def, root: Root::AsEnters, path: Vec::new(), pc: 0, choosing: false, ctx }
+        EffectProc { def, root: Root::AsEnters, path: Vec::new(), pc: 0, choosing: false, mill_orders: Vec::new(), ctx }
     }
 
     fn list<'a>(&'a self, g: &'a Game) -> &'a [Effect] {
@@ -106,54 +117,103 @@ impl EffectProc {
     pub(crate) fn step(mut self, g: &mut Game) -> Step {
         if self.choosing {
             self.choosing = false;
-            let Answer::Cards { cards } = g.take_answer() else { unreachable!("validated against a Cards decision") };
-            let tapped = match self.list(g)[self.pc as usize - 1] {
-                Effect::PutFromHand { tapped, .. } => tapped,
-                _ => {
-                    // Milled cards into hand.
-                    for c in cards {
-                        let from = g.objects[c.slot() as usize].zone;
-                        let card = g.move_slot(c.slot(), ZoneKind::Hand, Position::Top);
-                        let to = g.objects[c.slot() as usize].zone;
-                        g.log.push_with(|| Event::Moved { from_id: c, card, from, to });
-                    }
-                    return self.step(g);
-                }
-            };
-            for c in cards {
-                let from = g.objects[c.slot() as usize].zone;
-                let card = g.move_slot(c.slot(), ZoneKind::Battlefield, Position::Top);
-                g.entered_battlefield(c.slot());
-                let o = &mut g.objects[c.slot() as usize];
-                o.controller = self.ctx.controller;
-                o.tapped |= tapped;
-                let to = o.zone;
-                g.log.push_with(|| Event::Moved { from_id: c, card, from, to });
+            let answer = g.take_answer();
+            let effect = self.list(g)[self.pc as usize - 1].clone();
+            if let Some(pending) = self.answered(g, effect, answer) {
+                return self.pend(g, pending);
             }
         }
         loop {
             let list = self.list(g);
             let Some(effect) = list.get(self.pc as usize).cloned() else { return Step::Done };
             self.pc += 1;
-            match self.apply(g, effect) {
-                None => continue,
-                Some(Pending::Frame(frame)) => {
-                    g.frames.push(Frame::Effect(Box::new(self)));
-                    g.frames.push(frame);
-                    return Step::Done;
-                }
-                Some(Pending::Branch(branch)) => {
-                    let mut inner = EffectProc { def: self.def, root: self.root.clone(), path: self.path.clone(), pc: 0, choosing: false, ctx: self.ctx.clone() };
-                    inner.path.push((self.pc - 1, branch));
-                    g.frames.push(Frame::Effect(Box::new(self)));
-                    g.frames.push(Frame::Effect(Box::new(inner)));
-                    return Step::Done;
-                }
-                Some(Pending::Ask(d)) => {
-                    self.choosing = true;
-                    return Step::Ask(Frame::Effect(Box::new(self)), d);
-                }
+            if let Some(pending) = self.apply(g, effect) {
+                return self.pend(g, pending);
             }
+        }
+    }
+
+    /// Hands over to what an instruction needs before the next one.
+    fn pend(mut self, g: &mut Game, pending: Pending) -> Step {
+        match pending {
+            Pending::Frame(frame) => {
+                g.frames.push(Frame::Effect(Box::new(self)));
+                g.frames.push(frame);
+                Step::Done
+            }
+            Pending::Branch(branch) => {
+                let mut inner = EffectProc { def: self.def, root: self.root.clone(), path: self.path.clone(), pc: 0, choosing: false, mill_orders: Vec::new(), ctx: self.ctx.clone() };
+                inner.path.push((self.pc - 1, branch));
+                g.frames.push(Frame::Effect(Box::new(self)));
+                g.frames.push(Frame::Effect(Box::new(inner)));
+                Step::Done
+            }
+            Pending::Ask(d) => {
+                self.choosing = true;
+                Step::Ask(Frame::Effect(Box::new(self)), d)
+            }
+            Pending::Inline(effects) => {
+                // A "you may" / "if you do" body runs with this context; what it remembers and
+                // mills comes back through `Root::Inline`'s own context, so run it in place.
+                let inner = EffectProc { def: self.def, root: Root::Inline(effects), path: Vec::new(), pc: 0, choosing: false, mill_orders: Vec::new(), ctx: self.ctx.clone() };
+                g.frames.push(Frame::Effect(Box::new(self)));
+                g.frames.push(Frame::Effect(Box::new(inner)));
+                Step::Done
+            }
+        }
+    }
+
+    /// Finishes the instruction just read with the answer to the decision it asked.
+    fn answered(&mut self, g: &mut Game, effect: Effect, answer: Answer) -> Option<Pending> {
+        let controller = self.ctx.controller;
+        match (effect, answer) {
+            (Effect::PutFromHand { tapped, .. }, Answer::Cards { cards }) => {
+                for c in cards {
+                    let from = g.objects[c.slot() as usize].zone;
+                    let card = g.move_slot(c.slot(), ZoneKind::Battlefield, Position::Top);
+                    let o = &mut g.objects[c.slot() as usize];
+                    o.controller = controller;
+                    o.tapped |= tapped;
+                    let to = o.zone;
+                    g.entered_battlefield(c.slot());
+                    g.log.push_with(|| Event::Moved { from_id: c, card, from, to });
+                }
+                None
+            }
+            (Effect::MilledToHand { .. }, Answer::Cards { cards }) => {
+                for c in cards {
+                    let from = g.objects[c.slot() as usize].zone;
+                    let card = g.move_slot(c.slot(), ZoneKind::Hand, Position::Top);
+                    let to = g.objects[c.slot() as usize].zone;
+                    g.log.push_with(|| Event::Moved { from_id: c, card, from, to });
+                }
+                None
+            }
+            (Effect::PutRevealedToHand { rest, .. }, Answer::Cards { cards }) => {
+                let revealed = std::mem::take(&mut self.ctx.remembered);
+                for &c in &cards {
+                    let from = g.objects[c.slot() as usize].zone;
+                    let card = g.move_slot(c.slot(), ZoneKind::Hand, Position::Top);
+                    let to = g.objects[c.slot() as usize].zone;
+                    g.log.push_with(|| Event::Moved { from_id: c, card, from, to });
+                }
+                let others: Vec<ObjId> = revealed.into_iter().filter(|c| !cards.contains(c) && g.object(*c).is_ok()).collect();
+                self.put_rest(g, others, rest);
+                None
+            }
+            (Effect::May { then }, Answer::YesNo { yes }) => {
+                self.ctx.did = yes;
+                yes.then_some(Pending::Inline(then))
+            }
+            (Effect::MayPay { cost, then }, Answer::YesNo { yes }) => {
+                self.ctx.did = yes && g.pay_mana_now(controller, &cost);
+                self.ctx.did.then_some(Pending::Inline(then))
+            }
+            (effect @ Effect::Mill { .. }, Answer::Cards { cards }) => {
+                self.mill_orders.last_mut().expect("asked for a mill order").1 = cards;
+                self.apply(g, effect)
+            }
+            _ => unreachable!("the answer was validated against the decision this instruction asked"),
         }
     }
 
@@ -170,10 +230,27 @@ impl EffectProc {
                 }
                 None
             }
-            Effect::Mill { who, count } => {
+            Effect::Mill { who, ref count } => {
+                let players = self.players(g, who);
+                // CR 616.1: each milling player orders the replacements that change the count.
+                if g.statics_in_play() {
+                    for &p in &players {
+                        if self.mill_orders.iter().any(|(q, _)| *q == p) {
+                            continue;
+                        }
+                        let changes = g.mill_changes(p);
+                        if let Some(d) = g.mill_order_decision(p, &changes) {
+                            self.mill_orders.push((p, Vec::new()));
+                            return Some(Pending::Ask(d));
+                        }
+                    }
+                }
                 // Simultaneous: each amount is read before anyone mills (CR 101.4).
-                let amounts: Vec<(u8, u32)> = self.players(g, who).into_iter().map(|p| (p, self.amount(g, &count, p))).collect();
+                let amounts: Vec<(u8, u32)> = players.into_iter().map(|p| (p, self.amount(g, count, p))).collect();
+                let orders = std::mem::take(&mut self.mill_orders);
                 for (p, n) in amounts {
+                    let order = orders.iter().find(|(q, _)| *q == p).map(|(_, o)| o.as_slice()).unwrap_or(&[]);
+                    let n = if g.statics_in_play() { g.milled_count(p, n, order) } else { n };
                     let milled = g.mill_cards(p, n);
                     self.ctx.milled.extend(milled);
                 }
@@ -192,7 +269,7 @@ impl EffectProc {
                 if options.is_empty() {
                     return None;
                 }
-                Some(Pending::Ask(Decision { player: self.ctx.controller, purpose: Purpose::PutFromMilled, choice: Choice::Cards { options, min: 0, max: count } }))
+                Some(Pending::Ask(Decision { player: controller, purpose: Purpose::PutFromMilled, choice: Choice::Cards { options, min: 0, max: count } }))
             }
             Effect::Scry { who, count } => {
                 let players = self.players(g, who);
@@ -205,7 +282,7 @@ impl EffectProc {
                 let players = self.players(g, who);
                 for &p in players.iter().rev().skip(1) {
                     let n = self.amount(g, &count, p);
-                    g.push_discard(p, n, mode);
+                    g.push_discard(p, n, mode, true);
                 }
                 let first = *players.first()?;
                 let n = self.amount(g, &count, first);
@@ -213,7 +290,14 @@ impl EffectProc {
             }
             Effect::Search { who, filter, count, to, reveal, shuffle, optional } => {
                 let filter = CardFilter::parse(&filter).expect("validated when the card was loaded");
-                let p = *self.players(g, who).first()?;
+                let players = self.players(g, who);
+                // "Each player may search": each in turn, the active player's first.
+                for &p in players.iter().rev().skip(1) {
+                    let spec = SearchSpec { filter: filter.clone(), max: count, to, reveal, shuffle, optional };
+                    let f = g.search_frame(p, p, spec);
+                    g.frames.push(f);
+                }
+                let p = *players.first()?;
                 let spec = SearchSpec { filter, max: count, to, reveal, shuffle, optional };
                 Some(Pending::Frame(g.search_frame(p, p, spec)))
             }
@@ -257,8 +341,134 @@ impl EffectProc {
                 Some(Pending::Ask(Decision { player: controller, purpose: Purpose::PutFromHand, choice: Choice::Cards { options, min, max: count } }))
             }
             Effect::If { cond, .. } => Some(Pending::Branch(self.holds(g, &cond))),
+            Effect::May { .. } => Some(Pending::Ask(Decision { player: controller, purpose: Purpose::May, choice: Choice::YesNo })),
+            Effect::MayPay { ref cost, .. } => {
+                // Offered only if it can be paid.
+                if !g.can_pay_mana_now(controller, cost) {
+                    self.ctx.did = false;
+                    return None;
+                }
+                Some(Pending::Ask(Decision { player: controller, purpose: Purpose::May, choice: Choice::YesNo }))
+            }
+            Effect::PutCounters { counter, count, on } => {
+                let slots: Vec<u32> = match on {
+                    CounterPlace::Source => g.slot_of(source_id).ok().filter(|&s| g.objects[s as usize].zone.kind == ZoneKind::Battlefield).into_iter().collect(),
+                    CounterPlace::Target(i) => self.legal_targets(i).filter_map(|t| if let TargetRef::Object(id) = t { g.slot_of(id).ok() } else { None }).collect(),
+                    CounterPlace::EachCreature(who) => {
+                        let players = self.players(g, who);
+                        g.battlefield.iter().copied().filter(|&s| players.contains(&g.objects[s as usize].controller) && g.def_of_slot(s).is(CardType::Creature)).collect()
+                    }
+                };
+                for s in slots {
+                    let n = self.amount(g, &count, controller);
+                    if n > 0 {
+                        let _ = g.put_counters(s, &counter, n);
+                    }
+                }
+                None
+            }
+            Effect::Pump { power, toughness, keywords } => {
+                // "[This] gets ...": the source, if it is still the same permanent.
+                if g.object(source_id).is_ok_and(|o| o.zone.kind == ZoneKind::Battlefield) {
+                    g.add_until_end_of_turn(UntilEndOfTurn { object: source_id, power, toughness, keywords });
+                }
+                None
+            }
+            Effect::CreateToken { token, count } => {
+                let def = g.def_index_by_name(&token.name).expect("validated when the card was loaded");
+                for _ in 0..self.amount(g, &count, controller) {
+                    g.create_token(def, controller, token.tapped);
+                }
+                None
+            }
+            Effect::Tap { target } => {
+                for t in self.legal_targets(target) {
+                    if let TargetRef::Object(id) = t {
+                        g.objects[id.slot() as usize].tapped = true;
+                    }
+                }
+                None
+            }
+            Effect::Bounce { target } => {
+                for t in self.legal_targets(target).collect::<Vec<_>>() {
+                    if let TargetRef::Object(id) = t {
+                        let from = g.objects[id.slot() as usize].zone;
+                        let card = g.move_slot(id.slot(), ZoneKind::Hand, Position::Top);
+                        let to = g.objects[id.slot() as usize].zone;
+                        g.log.push_with(|| Event::Moved { from_id: id, card, from, to });
+                    }
+                }
+                None
+            }
+            Effect::ExileTarget { target } => {
+                for t in self.legal_targets(target).collect::<Vec<_>>() {
+                    if let TargetRef::Object(id) = t {
+                        let from = g.objects[id.slot() as usize].zone;
+                        let card = g.move_slot(id.slot(), ZoneKind::Exile, Position::Top);
+                        let to = g.objects[id.slot() as usize].zone;
+                        g.log.push_with(|| Event::Moved { from_id: id, card, from, to });
+                        if g.object(card).is_ok() {
+                            self.ctx.remembered.push(card);
+                        }
+                    }
+                }
+                None
+            }
+            Effect::ExileAllGraveyards => {
+                for p in 0..g.players.len() as u8 {
+                    while let Some(&slot) = g.players[p as usize].graveyard.last() {
+                        let from_id = g.id_of(slot);
+                        let from = g.objects[slot as usize].zone;
+                        let card = g.move_slot(slot, ZoneKind::Exile, Position::Top);
+                        let to = g.objects[slot as usize].zone;
+                        g.log.push_with(|| Event::Moved { from_id, card, from, to });
+                    }
+                }
+                None
+            }
+            Effect::ReturnRemembered => {
+                for id in std::mem::take(&mut self.ctx.remembered) {
+                    let Ok(slot) = g.slot_of(id) else { continue }; // it left: a new object (CR 400.7)
+                    let from = g.objects[slot as usize].zone;
+                    let card = g.move_slot(slot, ZoneKind::Battlefield, Position::Top);
+                    let to = g.objects[slot as usize].zone;
+                    g.entered_battlefield(slot);
+                    g.log.push_with(|| Event::Moved { from_id: id, card, from, to });
+                }
+                None
+            }
+            Effect::WinGame => {
+                g.win(controller);
+                None
+            }
+            Effect::RevealTop { count } => {
+                let lib = &g.players[controller as usize].library;
+                let k = (count as usize).min(lib.len());
+                let cards: Vec<ObjId> = lib[lib.len() - k..].iter().rev().map(|&s| g.id_of(s)).collect();
+                if !cards.is_empty() {
+                    let shown = cards.clone();
+                    g.log.push_with(|| Event::Revealed { player: controller, cards: shown });
+                }
+                self.ctx.remembered = cards;
+                None
+            }
+            Effect::PutRevealedToHand { filter, count, rest } => {
+                let filter = CardFilter::parse(&filter).expect("validated when the card was loaded");
+                let revealed: Vec<ObjId> = self.ctx.remembered.iter().copied().filter(|&c| g.object(c).is_ok()).collect();
+                let options: Vec<ObjId> = revealed.iter().copied().filter(|&c| filter.matches(g.def_of_slot(c.slot()))).collect();
+                if options.is_empty() {
+                    self.ctx.remembered.clear();
+                    self.put_rest(g, revealed, rest);
+                    return None;
+                }
+                Some(Pending::Ask(Decision { player: controller, purpose: Purpose::PutFromHand, choice: Choice::Cards { options, min: 0, max: count } }))
+            }
+            Effect::AddMana { mana } => {
+                g.add_mana(controller, &mana);
+                None
+            }
             Effect::Delayed { when, effects } => {
-                g.delayed.push(crate::ability::Delayed {
+                g.delayed.push(crate::trigger::Delayed {
                     controller,
                     when,
                     effects,
@@ -280,14 +490,43 @@ impl EffectProc {
                 None
             }
             Effect::DiscardRemembered => {
+                // Each only if it is still the same object in its owner's hand (CR 400.7); a
+                // discard by an effect for every purpose (CR 701.9).
+                let mut by_owner: Vec<(u8, Vec<u32>)> = Vec::new();
                 for &id in &self.ctx.remembered {
-                    let still_in_hand = g.object(id).is_ok_and(|o| o.zone.kind == ZoneKind::Hand);
-                    if still_in_hand {
+                    if g.object(id).is_ok_and(|o| o.zone.kind == ZoneKind::Hand) {
                         let owner = g.objects[id.slot() as usize].owner;
-                        g.discard_cards(owner, &[id.slot()]);
+                        match by_owner.iter_mut().find(|(o, _)| *o == owner) {
+                            Some((_, v)) => v.push(id.slot()),
+                            None => by_owner.push((owner, vec![id.slot()])),
+                        }
                     }
                 }
-                None
+                for (owner, slots) in by_owner.into_iter().rev() {
+                    g.push_discard_cards(owner, slots);
+                }
+                let frame = g.frames.pop()?;
+                Some(Pending::Frame(frame))
+            }
+        }
+    }
+
+    /// The revealed cards not taken go to the graveyard or the bottom of the library.
+    fn put_rest(&self, g: &mut Game, cards: Vec<ObjId>, rest: RestGo) {
+        let owner = self.ctx.controller;
+        match rest {
+            RestGo::Graveyard => {
+                let slots: Vec<u32> = cards.iter().map(|c| c.slot()).collect();
+                let mut moved = Vec::with_capacity(slots.len());
+                for &s in &slots {
+                    moved.push(g.move_slot(s, ZoneKind::Graveyard, Position::Top));
+                }
+                g.fire(crate::trigger::TriggerEvent::LibraryToGraveyard { player: owner, cards: &moved });
+            }
+            RestGo::LibraryBottom => {
+                for c in cards {
+                    g.move_slot(c.slot(), ZoneKind::Library, Position::Bottom);
+                }
             }
         }
     }
@@ -299,6 +538,10 @@ impl EffectProc {
             Who::You => vec![c],
             Who::EachOpponent => return g.opponents_of(c),
             Who::EachPlayer => (0..g.players.len() as u8).filter(|&p| g.players[p as usize].lost.is_none()).collect(),
+            Who::TriggeringController => match self.ctx.triggering.and_then(|t| g.object(t).ok()) {
+                Some(o) => vec![o.controller],
+                None => Vec::new(),
+            },
             Who::Target(i) => self
                 .legal_targets(i)
                 .map(|t| match t {
@@ -327,6 +570,12 @@ impl EffectProc {
             Amount::Dynamic(Dynamic::Kicks) => self.ctx.cast.printed_kicks(),
             Amount::Dynamic(Dynamic::HalfLibraryRoundedUp) => (g.players[p as usize].library.len() as u32).div_ceil(2),
             Amount::Dynamic(Dynamic::CountersOnSource(kind)) => g.counters_on(self.ctx.source).map_or(0, |c| c.get(kind)),
+            Amount::Dynamic(Dynamic::CardsInYourHand) => g.players[self.ctx.controller as usize].hand.len() as u32,
+            Amount::Dynamic(Dynamic::Permanents(filter)) => {
+                let f = CardFilter::parse(filter).expect("validated when the card was loaded");
+                g.battlefield.iter().filter(|&&s| f.matches(g.def_of_slot(s))).count() as u32
+            }
+            Amount::Dynamic(Dynamic::SacrificedPower) => self.ctx.sacrificed_power.max(0) as u32,
         }
     }
 
@@ -336,6 +585,8 @@ impl EffectProc {
                 TargetRef::Object(id) => g.objects[id.slot() as usize].cast.kicked(),
                 TargetRef::Player(_) => false,
             }),
+            Condition::YourLibraryEmpty => g.players[self.ctx.controller as usize].library.is_empty(),
+            Condition::YouDid => self.ctx.did,
             other => crate::stack::condition_on_cast(other, &self.ctx.cast),
         }
     }
@@ -346,6 +597,8 @@ enum Pending {
     Frame(Frame),
     /// Run the `then` (true) or `else` branch of the `If` just read, then carry on.
     Branch(bool),
-    /// Ask this, then finish the instruction just read (put a card from hand).
+    /// Ask this, then finish the instruction just read with the answer.
     Ask(Decision),
+    /// Run these instructions (a "you may" body), then carry on.
+    Inline(Vec<Effect>),
 }

@@ -21,6 +21,8 @@ pub enum LossReason {
     Poison,
     /// CR 104.3a: conceded.
     Conceded,
+    /// Another player won the game by an effect (CR 104.2b), which ends it for everyone.
+    OpponentWon,
 }
 
 impl LossReason {
@@ -30,6 +32,7 @@ impl LossReason {
             LossReason::EmptyLibrary => "empty_library",
             LossReason::Poison => "poison",
             LossReason::Conceded => "conceded",
+            LossReason::OpponentWon => "opponent_won",
         }
     }
 }
@@ -82,6 +85,10 @@ pub enum Event {
     AbilityTriggered { player: u8, source: ObjId, ability: ObjId },
     /// A card was conjured (a new card from outside the game).
     Conjured { player: u8, card: ObjId },
+    /// A token was created on the battlefield (CR 111.2).
+    TokenCreated { player: u8, token: ObjId },
+    /// A player won the game because an effect says so (CR 104.2b).
+    PlayerWon { player: u8 },
     /// A copy of `spell` was put on the stack (CR 707.10).
     SpellCopied { spell: ObjId, copy: ObjId, controller: u8 },
     /// A spell or ability resolved (CR 608); `card` is where its card went, if anywhere.

@@ -32,11 +32,14 @@ pub struct Quality {
     /// Colors the card must have (CR 105.2), from "white", "blue", ...
     #[serde(default)]
     pub colors: ColorSet,
+    /// "with cycling": has a cycling ability, typecycling included (CR 702.29).
+    #[serde(default)]
+    pub cycling: bool,
 }
 
 impl Quality {
     fn is_empty(&self) -> bool {
-        self.types.is_empty() && self.not_types.is_empty() && self.supertypes.is_empty() && self.subtypes.is_empty() && self.name.is_none() && self.colors.is_empty()
+        self.types.is_empty() && self.not_types.is_empty() && self.supertypes.is_empty() && self.subtypes.is_empty() && self.name.is_none() && self.colors.is_empty() && !self.cycling
     }
 
     fn matches(&self, c: &CardDef) -> bool {
@@ -46,6 +49,7 @@ impl Quality {
             && self.subtypes.iter().all(|s| c.has_subtype(s))
             && self.name.as_deref().is_none_or(|n| *c.name == *n)
             && self.colors.iter().all(|col| c.colors.contains(col))
+            && (!self.cycling || c.rules.activated.iter().any(|a| a.cycling))
     }
 }
 
@@ -58,8 +62,9 @@ pub struct CardFilter {
 
 impl CardFilter {
     /// Parses a description. Words are card types ("land"), "non" + card type ("nonland"),
-    /// supertypes ("basic") or subtypes ("Island", "Wizard"); " or " separates alternatives;
-    /// "card(s)" is noise; `name=Exact Name` matches one name.
+    /// supertypes ("basic"), subtypes ("Island", "Wizard"), colors, or "with cycling";
+    /// " or " separates alternatives; "card(s)", "token(s)", "permanent(s)" are noise;
+    /// `name=Exact Name` matches one name.
     pub fn parse(text: &str) -> Result<CardFilter> {
         let trimmed = text.trim();
         if trimmed.is_empty() {
@@ -77,7 +82,11 @@ impl CardFilter {
                 let mut q = Quality::default();
                 for word in alt.split_whitespace() {
                     let w = word.trim_end_matches(',');
-                    if ["card", "cards", "a", "an", "spell", "spells"].iter().any(|n| w.eq_ignore_ascii_case(n)) {
+                    if ["card", "cards", "a", "an", "spell", "spells", "token", "tokens", "with", "permanent", "permanents"].iter().any(|n| w.eq_ignore_ascii_case(n)) {
+                        continue;
+                    }
+                    if w.eq_ignore_ascii_case("cycling") {
+                        q.cycling = true;
                         continue;
                     }
                     if let Some(col) = color_word(w) {

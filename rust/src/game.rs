@@ -42,6 +42,10 @@ pub struct PlayerState {
     /// Has left a multiplayer game that went on (CR 800.4a).
     #[serde(default)]
     pub left: bool,
+    /// The number of this player's most recent turn (0 before their first), for summoning
+    /// sickness (CR 302.6).
+    #[serde(default)]
+    pub last_turn: u32,
 }
 
 impl Clone for PlayerState {
@@ -63,6 +67,7 @@ impl Clone for PlayerState {
         self.pool.clone_from(&src.pool);
         self.lost = src.lost;
         self.left = src.left;
+        self.last_turn = src.last_turn;
     }
 }
 
@@ -79,6 +84,7 @@ impl PlayerState {
             pool: ManaPool::default(),
             lost: None,
             left: false,
+            last_turn: 0,
         }
     }
 }
@@ -161,14 +167,23 @@ pub struct Game {
     pub(crate) discard_output: bool,
     /// Delayed triggered abilities not yet triggered (CR 603.7).
     #[serde(default)]
-    pub(crate) delayed: Vec<crate::ability::Delayed>,
+    pub(crate) delayed: Vec<crate::trigger::Delayed>,
     /// Triggered abilities waiting to be put on the stack (CR 603.3).
     #[serde(default)]
-    pub(crate) pending_triggers: Vec<crate::ability::PendingTrigger>,
+    pub(crate) pending_triggers: Vec<crate::trigger::PendingTrigger>,
     /// Counters on objects (CR 122), by slot; few objects ever have any.
     pub(crate) object_counters: Vec<(u32, Counters)>,
     /// Players who have lost, in the order they lost.
     pub(crate) losers: Vec<(u8, LossReason)>,
+    /// "Triggers only once each turn" abilities that triggered this turn.
+    #[serde(default)]
+    pub(crate) triggered_this_turn: Vec<(ObjId, u16)>,
+    /// Planeswalkers whose loyalty ability was activated this turn (CR 606.3).
+    #[serde(default)]
+    pub(crate) loyalty_activated: Vec<ObjId>,
+    /// "Until end of turn" effects (CR 514.2 ends them).
+    #[serde(default)]
+    pub(crate) until_end_of_turn: Vec<crate::continuous::UntilEndOfTurn>,
 }
 
 impl Game {
@@ -180,7 +195,7 @@ impl Game {
         Ok(Game {
             defs: Arc::new(Vec::new()),
             objects: Vec::new(),
-            players: (0..num_players).map(|_| PlayerState::new(20)).collect(),
+            players: (0..num_players).map(|p| PlayerState { last_turn: u32::from(p == 0), ..PlayerState::new(20) }).collect(),
             battlefield: Vec::new(),
             stack: Vec::new(),
             exile: Vec::new(),
@@ -212,6 +227,9 @@ impl Game {
             source_buf: Vec::new(),
             discard_output: false,
             losers: Vec::new(),
+            triggered_this_turn: Vec::new(),
+            loyalty_activated: Vec::new(),
+            until_end_of_turn: Vec::new(),
         })
     }
 
@@ -417,6 +435,17 @@ impl Game {
             return Err(illegal("cards can't be put onto the stack directly; they get there by being cast"));
         }
         let defs = names.iter().map(|n| db.get(n).cloned()).collect::<Result<Vec<_>>>()?;
+        // The tokens these cards create, so effects find their definitions in the game.
+        let mut tokens = Vec::new();
+        for def in &defs {
+            for name in crate::card::token_names(&def.rules) {
+                let token = db.get(&name).map_err(|_| invalid(format!("{} creates a {name:?} token, and no token definition by that name is in the card database", def.name)))?;
+                tokens.push(token.clone());
+            }
+        }
+        for t in &tokens {
+            self.def_index(t);
+        }
         let zone = Zone { kind, player: owner };
         let mut ids = Vec::with_capacity(defs.len());
         let mut slots = Vec::with_capacity(defs.len());
@@ -424,7 +453,7 @@ impl Game {
             let def = self.def_index(def);
             let slot = self.objects.len() as u32;
             let flags = Object::flags_of(&self.defs[def as usize]);
-            self.objects.push(Object { def, generation: 0, owner, controller: owner, zone, tapped: false, damage: 0, cast: Default::default(), kind: Default::default(), flags });
+            self.objects.push(Object { def, generation: 0, owner, controller: owner, zone, tapped: false, damage: 0, cast: Default::default(), kind: Default::default(), flags, entered: 0 });
             slots.push(slot);
             ids.push(ObjId::new(slot, 0));
         }
@@ -772,6 +801,26 @@ impl Game {
     }
 
     /// The table index of a definition, adding it to this game's table if new.
+    /// The index of the game's definition with this name (tokens are added with the cards
+    /// that create them).
+    pub(crate) fn def_index_by_name(&self, name: &str) -> Option<u32> {
+        self.defs.iter().position(|d| *d.name == *name).map(|i| i as u32)
+    }
+
+    /// The player wins the game (CR 104.2b): everyone else loses, and the game is over.
+    pub(crate) fn win(&mut self, p: u8) {
+        if self.outcome.is_some() {
+            return;
+        }
+        self.log.push_with(|| Event::PlayerWon { player: p });
+        for q in 0..self.players.len() as u8 {
+            if q != p && self.players[q as usize].lost.is_none() {
+                self.lose(q, LossReason::OpponentWon);
+            }
+        }
+        self.check_state_based_actions();
+    }
+
     fn def_index(&mut self, def: &Arc<CardDef>) -> u32 {
         if let Some(i) = self.defs.iter().position(|d| Arc::ptr_eq(d, def) || **d == **def) {
             return i as u32;
@@ -818,8 +867,23 @@ impl Game {
         self.place(slot, to, pos)
     }
 
-    /// Puts a card that is in no zone's vector into `to` as a new object.
+    /// Moves a card discarded to pay a cycling cost to the graveyard: replacements that spare
+    /// cycled cards ("and it wasn't cycled") don't apply.
+    pub(crate) fn move_slot_cycled(&mut self, slot: u32) -> ObjId {
+        let to = self.graveyard_destination(slot, true);
+        let from = self.objects[slot as usize].zone;
+        self.zone_slots_mut(from).retain(|&s| s != slot);
+        self.place_exactly(slot, to, Position::Top)
+    }
+
+    /// Puts a card that is in no zone's vector into `to` as a new object; one bound for a
+    /// graveyard goes where replacement effects send it (CR 614).
     pub(crate) fn place(&mut self, slot: u32, to: ZoneKind, pos: Position) -> ObjId {
+        let to = if to == ZoneKind::Graveyard && self.statics_in_play() { self.graveyard_destination(slot, false) } else { to };
+        self.place_exactly(slot, to, pos)
+    }
+
+    fn place_exactly(&mut self, slot: u32, to: ZoneKind, pos: Position) -> ObjId {
         if !self.object_counters.is_empty() {
             self.object_counters.retain(|(s, _)| *s != slot); // CR 122.2
         }
@@ -846,7 +910,10 @@ impl Game {
 
     /// What happens to any permanent as it enters: "enters tapped" (CR 614.1c); a
     /// planeswalker enters with its printed loyalty (CR 306.5b).
+    /// Call it once the permanent has its controller: its "enters" triggers and others'
+    /// landfall see it (CR 603.6a).
     pub(crate) fn entered_battlefield(&mut self, slot: u32) {
+        self.objects[slot as usize].entered = self.turn;
         let def = self.def_of_slot(slot);
         let tapped = def.rules.enters_tapped;
         let loyalty = if def.is(crate::card::CardType::Planeswalker) { def.loyalty.as_deref().and_then(|l| l.parse::<u32>().ok()) } else { None };
@@ -856,6 +923,47 @@ impl Game {
         if let Some(n) = loyalty {
             let _ = self.put_counters(slot, "loyalty", n);
         }
+        self.fire(crate::trigger::TriggerEvent::Entered { slot });
+    }
+
+    /// A permanent goes from the battlefield to its owner's graveyard (a state-based action, a
+    /// sacrifice, the legend rule); if it gets there it died (CR 700.4) and its "when this
+    /// dies" triggers, looking back at what it was (CR 603.10a).
+    pub(crate) fn put_into_graveyard_from_battlefield(&mut self, slot: u32) -> ObjId {
+        let from_id = self.id_of(slot);
+        let controller = self.objects[slot as usize].controller;
+        let dies = !self.statics_in_play() || self.graveyard_destination(slot, false) == ZoneKind::Graveyard;
+        let card = self.move_slot(slot, ZoneKind::Graveyard, Position::Top);
+        if dies {
+            self.log.push_with(|| Event::Died { card, from_id });
+            self.fire_dies(slot, controller);
+        } else {
+            let to = Zone { kind: ZoneKind::Exile, player: self.objects[slot as usize].owner };
+            let from = Zone { kind: ZoneKind::Battlefield, player: controller };
+            self.log.push_with(|| Event::Moved { from_id, card, from, to });
+        }
+        card
+    }
+
+    /// Sacrifices a permanent (CR 701.21a).
+    pub(crate) fn sacrifice(&mut self, slot: u32) -> ObjId {
+        self.put_into_graveyard_from_battlefield(slot)
+    }
+
+    /// A permanent untaps; "whenever a permanent becomes untapped" sees it.
+    pub(crate) fn untap(&mut self, slot: u32) {
+        if self.objects[slot as usize].tapped {
+            self.objects[slot as usize].tapped = false;
+            self.fire(crate::trigger::TriggerEvent::Untapped { slot });
+        }
+    }
+
+    /// The creature hasn't been under its controller's control continuously since their most
+    /// recent turn began (CR 302.6). Permanents put onto the battlefield while setting up a
+    /// position count as having been there from the start.
+    pub(crate) fn summoning_sick(&self, slot: u32) -> bool {
+        let o = &self.objects[slot as usize];
+        o.entered != 0 && o.entered >= self.players[o.controller as usize].last_turn
     }
 
     /// Replaces this game's state with a copy of `src`, reusing this game's allocations
@@ -892,6 +1000,9 @@ impl Game {
         self.pending_triggers.clone_from(&src.pending_triggers);
         self.delayed.clone_from(&src.delayed);
         self.losers.clone_from(&src.losers);
+        self.triggered_this_turn.clone_from(&src.triggered_this_turn);
+        self.loyalty_activated.clone_from(&src.loyalty_activated);
+        self.until_end_of_turn.clone_from(&src.until_end_of_turn);
     }
 }
 

@@ -78,7 +78,7 @@ pub fn parse_cycling_line(line: &str) -> Option<ActivatedAbility> {
         crate::filter::CardFilter::parse(&filter).ok()?;
         vec![Effect::Search { who: Who::You, filter, count: 1, to: Destination::Hand, reveal: true, shuffle: true, optional: false }]
     };
-    Some(ActivatedAbility { cost, effects, zone: ZoneKind::Hand, cycling: true })
+    Some(ActivatedAbility { cost, effects, zone: ZoneKind::Hand, cycling: true, targets: Vec::new(), sorcery_speed: false })
 }
 
 /// "Kicker {U}", "Kicker {1}{G} and/or {W}" (CR 702.33b), "Multikicker {2}" (702.33c),

@@ -61,6 +61,10 @@ pub struct Object {
     /// and the other bits). Effects that change types must be checked beside these.
     #[serde(default)]
     pub flags: u8,
+    /// The turn it entered the battlefield (0: there from the start of the position), for
+    /// summoning sickness (CR 302.6).
+    #[serde(default)]
+    pub entered: u32,
 }
 
 impl Object {
@@ -70,6 +74,8 @@ impl Object {
     pub const HAS_STATICS: u8 = 2;
     /// Has a mana ability (CR 605).
     pub const HAS_MANA: u8 = 4;
+    /// Has triggered abilities (CR 603).
+    pub const HAS_TRIGGERS: u8 = 8;
 
     pub fn flags_of(def: &crate::card::CardDef) -> u8 {
         use crate::card::CardType;
@@ -82,6 +88,9 @@ impl Object {
         }
         if def.mana.is_some() {
             f |= Object::HAS_MANA;
+        }
+        if !def.rules.triggers.is_empty() {
+            f |= Object::HAS_TRIGGERS;
         }
         f
     }
@@ -149,5 +158,6 @@ impl Object {
         self.damage = 0;
         self.cast = CastInfo::default();
         self.controller = self.owner;
+        self.entered = 0;
     }
 }

@@ -87,6 +87,7 @@ fn first_answer(d: &Decision) -> Answer {
         Choice::Targets { options, max, .. } => Answer::Targets { targets: options[..(*max as usize).min(options.len())].to_vec() },
         Choice::Actions { .. } => Answer::Action { index: 0 },
         Choice::Modes { min, .. } => Answer::Modes { modes: (0..(*min).max(1)).collect() },
+        Choice::Order { options } => Answer::Cards { cards: options.clone() },
     }
 }
 
@@ -131,6 +132,11 @@ fn random_answer(d: &Decision, rng: &mut Rng) -> Answer {
             let mut modes = random_subset(&(0..*count).collect::<Vec<u32>>(), *min, *max, rng);
             modes.sort_unstable();
             Answer::Modes { modes }
+        }
+        Choice::Order { options } => {
+            let mut cards = options.clone();
+            rng.shuffle(&mut cards);
+            Answer::Cards { cards }
         }
     }
 }

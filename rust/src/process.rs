@@ -6,6 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::ability::ActivateProc;
 use crate::actions::discard::DiscardProc;
 use crate::actions::scry::ScryProc;
 use crate::actions::search::SearchProc;
@@ -15,6 +16,8 @@ use crate::effect::EffectProc;
 use crate::error::{Error, Result};
 use crate::play::PriorityProc;
 use crate::stack::ResolveProc;
+use crate::legend::LegendRuleProc;
+use crate::trigger::TriggerProc;
 use crate::turn::AdvanceProc;
 use crate::game::{Game, Progress};
 
@@ -28,6 +31,9 @@ pub(crate) enum Frame {
     Effect(Box<EffectProc>),
     Cast(Box<CastProc>),
     Priority(PriorityProc),
+    Activate(Box<ActivateProc>),
+    Triggers(TriggerProc),
+    LegendRule(LegendRuleProc),
 }
 
 /// What a frame did with one step.
@@ -50,6 +56,9 @@ impl Frame {
             Frame::Effect(p) => p.step(game),
             Frame::Cast(p) => p.step(game),
             Frame::Priority(p) => p.step(game),
+            Frame::Activate(p) => p.step(game),
+            Frame::Triggers(p) => p.step(game),
+            Frame::LegendRule(p) => p.step(game),
         }
     }
 }
@@ -58,37 +67,65 @@ impl Game {
     /// Runs frames until all are finished (then performs state-based actions) or one waits
     /// for an answer nobody inside the engine gives.
     pub(crate) fn run(&mut self) -> Result<Progress> {
-        while let Some(frame) = self.frames.pop() {
-            match frame.step(self) {
-                Step::Done => {}
-                Step::Fail(e) => return Err(e),
-                Step::Ask(frame, decision) => {
-                    self.frames.push(frame);
-                    let answer = match decision.forced_answer() {
-                        Some(a) => Some(a),
-                        None => self.auto_answer(&decision)?,
-                    };
-                    match answer {
-                        Some(a) => self.answer = Some(a),
-                        None => {
-                            self.pending = Some(decision);
-                            return Ok(Progress::Paused);
+        loop {
+            while let Some(frame) = self.frames.pop() {
+                if self.outcome.is_some() {
+                    self.frames.clear(); // the game is over: nothing more happens (CR 104.1)
+                    break;
+                }
+                match frame.step(self) {
+                    Step::Done => {}
+                    Step::Fail(e) => return Err(e),
+                    Step::Ask(frame, decision) => {
+                        self.frames.push(frame);
+                        let answer = match decision.forced_answer() {
+                            Some(a) => Some(a),
+                            None => self.auto_answer(&decision)?,
+                        };
+                        match answer {
+                            Some(a) => self.answer = Some(a),
+                            None => {
+                                self.pending = Some(decision);
+                                return Ok(Progress::Paused);
+                            }
                         }
                     }
                 }
             }
-        }
-        self.check_state_based_actions();
-        if let Some(p) = self.priority {
-            if !self.pending_triggers.is_empty() {
-                self.give_priority(p); // what the action triggered goes on the stack (CR 603.3)
+            // CR 117.5: before a player receives priority, state-based actions (the legend
+            // rule among them, which asks which permanent to keep), then triggers.
+            self.check_state_based_actions();
+            if self.outcome.is_none() && self.legend_rule_applies() {
+                self.frames.push(Frame::LegendRule(LegendRuleProc::new()));
+                continue;
             }
+            if let Some(p) = self.priority {
+                if !self.pending_triggers.is_empty() {
+                    self.give_priority(p); // what the action triggered goes on the stack (CR 603.3)
+                    if !self.frames.is_empty() {
+                        continue; // ordering and targets to choose
+                    }
+                }
+            }
+            break;
         }
         if self.discard_output {
             self.output.clear();
             return Ok(Progress::Done(Vec::new()));
         }
         Ok(Progress::Done(std::mem::take(&mut self.output)))
+    }
+
+    /// After an action done outside frames: what would happen before a player next receives
+    /// priority (state-based actions, the legend rule, triggers), which may ask decisions.
+    pub(crate) fn settle(&mut self) -> Result<Progress> {
+        if self.pending_triggers.is_empty() && !self.legend_rule_applies() {
+            return Ok(Progress::Done(Vec::new()));
+        }
+        let output = std::mem::take(&mut self.output);
+        let progress = self.run();
+        self.output = output;
+        progress
     }
 
     /// The answer a resumed frame consumes; the run loop always sets it before resuming.

@@ -346,7 +346,7 @@ impl PyCardDef {
         if let Err(e) = crate::mana::ManaCost::parse(&mana_cost) {
             return Err(to_py(e));
         }
-        let record = crate::card::CardRecord { name, mana_cost, type_line, oracle_text, power, toughness, loyalty, rules: None };
+        let record = crate::card::CardRecord { name, mana_cost, type_line, oracle_text, power, toughness, loyalty, rules: None, colors: None, token: false };
         Ok(PyCardDef(Arc::new(CardDef::from_record(record).py_err()?)))
     }
     #[getter]
@@ -511,6 +511,7 @@ impl PyDecision {
     fn min(&self) -> u32 {
         match &self.0.choice {
             Choice::Cards { min, .. } | Choice::Number { min, .. } | Choice::Targets { min, .. } | Choice::Modes { min, .. } => *min,
+            Choice::Order { options } => options.len() as u32,
             _ => 0,
         }
     }
@@ -521,6 +522,7 @@ impl PyDecision {
             Choice::Scry { cards } => cards.len() as u32,
             Choice::YesNo => 1,
             Choice::Actions { options } => options.len().saturating_sub(1) as u32,
+            Choice::Order { options } => options.len() as u32,
         }
     }
     #[getter]
@@ -1160,11 +1162,33 @@ impl PyGame {
         Ok(self.game.copy_spell(obj(spell.0)?, controller).py_err()?.0)
     }
     /// Activates ability `index` of `source` (CR 602); returns the ability on the stack.
-    #[pyo3(signature = (source, index = Int(0)), text_signature = "($self, source, index=0)")]
-    fn activate(slf: &Bound<'_, Self>, source: Int, index: Int) -> PyResult<Option<u64>> {
+    #[pyo3(
+        signature = (source, index = Int(0), *, x = None, targets = None, sacrifice = None, discard = None),
+        text_signature = "($self, source, index=0, *, x=None, targets=None, sacrifice=None, discard=None)"
+    )]
+    fn activate(
+        slf: &Bound<'_, Self>,
+        source: Int,
+        index: Int,
+        x: Option<Int>,
+        targets: Option<&Bound<'_, PyAny>>,
+        sacrifice: Option<Int>,
+        discard: Option<Int>,
+    ) -> PyResult<Option<u64>> {
         let source = obj(source.0)?;
         let index = usize::try_from(index.0).map_err(|_| to_py(invalid(format!("ability index {} is out of range", index.0))))?;
-        Ok(Self::act(slf, |g| g.activate(source, index))?.and_then(|v| v.first().copied()))
+        let x = match x {
+            Some(Int(v)) if v < 0 => return Err(to_py(invalid(format!("X can't be negative ({v})")))),
+            Some(Int(v)) => Some(u32::try_from(v).map_err(|_| to_py(invalid(format!("X = {v} is out of range"))))?),
+            None => None,
+        };
+        let opts = crate::ability::ActivateOptions {
+            x,
+            targets: targets.map(targets_from_py).transpose()?,
+            sacrifice: sacrifice.map(|i| obj(i.0)).transpose()?,
+            discard: discard.map(|i| obj(i.0)).transpose()?,
+        };
+        Ok(Self::act(slf, |g| g.activate_with(source, index, opts.clone()))?.and_then(|v| v.first().copied()))
     }
     /// Cycles a card from hand (CR 702.29); returns the cycling ability on the stack.
     fn cycle(slf: &Bound<'_, Self>, card: Int) -> PyResult<Option<u64>> {

@@ -21,6 +21,9 @@ pub enum Who {
     EachPlayer,
     /// The player chosen for target `n` (or the controller of the object chosen for it).
     Target(usize),
+    /// The controller of the object the triggering event was about ("that permanent's
+    /// controller").
+    TriggeringController,
 }
 
 /// A number an instruction uses.
@@ -49,6 +52,14 @@ pub enum Dynamic {
     HalfLibraryRoundedUp,
     /// The number of counters of this kind on the source.
     CountersOnSource(String),
+    /// The number of cards in the controller's hand.
+    CardsInYourHand,
+    /// The number of permanents on the battlefield matching a card description ("the number
+    /// of Goblins on the battlefield").
+    Permanents(String),
+    /// The power of the permanent sacrificed to pay the cost, as it last existed on the
+    /// battlefield (CR 608.2h).
+    SacrificedPower,
 }
 
 /// A condition of an "if" instruction or of an "enters with" replacement.
@@ -63,6 +74,10 @@ pub enum Condition {
     KickedWith(usize),
     /// "If [target spell] was kicked" — any kicker, printed or granted (CR 702.33d).
     TargetKicked(usize),
+    /// "If your library has no cards in it".
+    YourLibraryEmpty,
+    /// "If you do": the last optional instruction (a "you may" or a "you may pay") was done.
+    YouDid,
 }
 
 /// What a target may be (CR 115).
@@ -212,6 +227,61 @@ pub enum Effect {
     /// "Discard the duplicate": the remembered cards, each only if it is still the same object
     /// in its owner's hand (CR 400.7). A discard for every purpose (CR 701.9).
     DiscardRemembered,
+    /// "You may [instructions]": the controller chooses whether to do them (a decision). Whether
+    /// they did is what a later "if you do" reads.
+    May { then: Vec<Effect> },
+    /// "You may pay [cost]. If you do, [instructions]": offered only if the cost can be paid;
+    /// paid with the controller's mana sources (CR 117.12, 601.2g-h).
+    MayPay { cost: ManaCost, then: Vec<Effect> },
+    /// Put counters on what was chosen for a target, on the source, or on each creature the
+    /// named players control.
+    PutCounters {
+        counter: String,
+        count: Amount,
+        on: CounterPlace,
+    },
+    /// "[Source] gets +P/+T [and gains keywords] until end of turn" (CR 611.2a, 613.4c).
+    Pump {
+        #[serde(default)]
+        power: i32,
+        #[serde(default)]
+        toughness: i32,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        keywords: Vec<String>,
+    },
+    /// Create tokens (CR 111): `count` copies of the token described by `token`.
+    CreateToken {
+        token: TokenSpec,
+        #[serde(default = "one_amount")]
+        count: Amount,
+    },
+    /// Tap what was chosen for a target.
+    Tap { target: usize },
+    /// Return what was chosen for a target to its owner's hand.
+    Bounce { target: usize },
+    /// Exile what was chosen for a target; the exiled card is remembered ("the exiled card").
+    ExileTarget { target: usize },
+    /// Exile every card in every graveyard.
+    ExileAllGraveyards,
+    /// Put the remembered cards onto the battlefield under their owners' control, each only if
+    /// it is still the same object (CR 400.7).
+    ReturnRemembered,
+    /// The controller wins the game (CR 104.2b).
+    WinGame,
+    /// Reveal the top `count` cards of the controller's library; they are remembered.
+    RevealTop { count: u32 },
+    /// "You may put a [filter] card from among them into your hand. Put the rest into your
+    /// graveyard": the remembered revealed cards.
+    PutRevealedToHand {
+        #[serde(default = "any_card")]
+        filter: String,
+        #[serde(default = "one")]
+        count: u32,
+        /// Where the rest go.
+        rest: RestGo,
+    },
+    /// Add mana to the controller's pool (CR 106.4), e.g. "add {B}{B}".
+    AddMana { mana: ManaCost },
     If {
         cond: Condition,
         #[serde(default)]
@@ -219,6 +289,35 @@ pub enum Effect {
         #[serde(default, rename = "else")]
         otherwise: Vec<Effect>,
     },
+}
+
+/// Where "put counters" puts them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum CounterPlace {
+    Target(usize),
+    Source,
+    /// On each creature the named players control.
+    EachCreature(Who),
+}
+
+/// Where the cards revealed by [`Effect::RevealTop`] that weren't taken go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RestGo {
+    Graveyard,
+    LibraryBottom,
+}
+
+/// A token's characteristics (CR 111.4).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TokenSpec {
+    /// The name of a card definition in the game's card database describing the token
+    /// ("Drake", "Zombie", "Treasure").
+    pub name: String,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub tapped: bool,
 }
 
 /// The costs of an activated ability (CR 602.1a, 118).
@@ -239,6 +338,28 @@ pub struct AbilityCost {
     /// "Sacrifice this permanent" (CR 701.21).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub sacrifice_self: bool,
+    /// {Q}: untap this permanent (CR 107.6).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub untap: bool,
+    /// "Sacrifice a [filter]": a permanent the activator controls, chosen as the cost is paid.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sacrifice: Option<String>,
+    /// "Discard a [filter] card": from the activator's hand, chosen as the cost is paid.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub discard: Option<String>,
+    /// "Remove N [kind] counters from this permanent".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remove_counters: Option<(String, u32)>,
+    /// A loyalty cost (CR 606.4): +N puts loyalty counters on, -N removes them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loyalty: Option<i32>,
+}
+
+impl AbilityCost {
+    /// The cost contains {X} (CR 107.3).
+    pub fn has_x(&self) -> bool {
+        self.mana.as_ref().is_some_and(|m| m.symbols().iter().any(|s| matches!(s, crate::mana::ManaSymbol::X)))
+    }
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -264,12 +385,41 @@ pub struct ActivatedAbility {
     /// A cycling ability, typecycling included (CR 702.29a, e).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub cycling: bool,
+    /// Targets, numbered from 0 in the instructions (CR 602.2b, 601.2c).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub targets: Vec<TargetSpec>,
+    /// "Activate only as a sorcery" (CR 602.5d); loyalty abilities always are (CR 606.3).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sorcery_speed: bool,
 }
 
-/// What a triggered ability waits for (CR 603.1).
+/// What a triggered ability waits for (CR 603.1). "This" means the ability's own object.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Trigger {
+    /// "When this enters (the battlefield)" (CR 603.6a).
+    EntersBattlefield,
+    /// "Landfall — whenever a land enters the battlefield under your control".
+    Landfall,
+    /// "When this dies": put into a graveyard from the battlefield (CR 700.4); looks back in
+    /// time (CR 603.10a).
+    Dies,
+    /// "Whenever you scry" (CR 701.22).
+    YouScry,
+    /// "Whenever a permanent becomes untapped".
+    PermanentUntaps,
+    /// "Whenever one or more [filter] cards are put into your graveyard from your library":
+    /// once per batch (CR 603.2c).
+    PutIntoYourGraveyardFromLibrary { filter: String },
+    /// "Whenever an opponent discards a [filter] card" (CR 701.9c: a card discarded into a
+    /// hidden zone has no characteristics to match).
+    OpponentDiscards { filter: String },
+    /// "At the beginning of [your / each] [step]" (CR 603.2, 513.1).
+    BeginningOf {
+        step: crate::turn::Step,
+        #[serde(default)]
+        yours: bool,
+    },
     /// "When you cycle this card": from whatever zone the card went to (CR 702.29c).
     CycleThis,
     /// "Whenever a player cycles a card".
@@ -288,6 +438,16 @@ pub enum Trigger {
 pub struct TriggeredAbility {
     pub when: Trigger,
     pub effects: Vec<Effect>,
+    /// Targets, chosen as it is put on the stack (CR 603.3d); numbered from 0.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub targets: Vec<TargetSpec>,
+    /// An intervening "if" clause (CR 603.4): checked when the event happens and again on
+    /// resolution; read from the source's cast ("if it was kicked").
+    #[serde(default, rename = "if", skip_serializing_if = "Option::is_none")]
+    pub condition: Option<Condition>,
+    /// "This ability triggers only once each turn".
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub once_each_turn: bool,
 }
 
 /// One mode of a modal spell (CR 700.2).
@@ -312,6 +472,9 @@ pub enum DelayedWhen {
     /// "At the beginning of your next end step" — if created during your end step, the next
     /// turn's (CR 513.2).
     BeginningOfYourNextEndStep,
+    /// "At the beginning of the next end step" (anyone's) — likewise not the one it was created
+    /// in.
+    BeginningOfNextEndStep,
 }
 
 /// "Enters with N [kind] counters" (CR 614.1c, 122.6), optionally only under a condition.
@@ -361,6 +524,50 @@ pub enum StaticAbility {
     ProhibitCycling,
     /// "Cycling abilities you activate cost you up to {N} less to activate" (generic only).
     CyclingCostReduction { up_to: u32 },
+    /// "Other [filter] creatures you control get +1/+1 for each [counter] counter on this"
+    /// (layer 7c, CR 613.4c).
+    OthersGetPerCounter { filter: String, counter: String },
+    /// "You may cast [filter] cards from your graveyard" (a permission, CR 601.2a).
+    CastFromGraveyard { filter: String },
+    /// "You have no maximum hand size" (CR 402.2).
+    NoMaximumHandSize,
+    /// "If [whose] opponent would mill one or more cards, they mill [times] times that many
+    /// plus [plus] instead" (CR 614.1a); several apply in the order the milling player
+    /// chooses (CR 616.1).
+    OpponentMillsMore {
+        #[serde(default = "one")]
+        times: u32,
+        #[serde(default)]
+        plus: u32,
+    },
+    /// "If a [filter] card (or token) would be put into [whose] graveyard from anywhere
+    /// [and it wasn't cycled], exile it instead" (CR 614.1a).
+    GraveyardToExile {
+        #[serde(default = "any_card")]
+        filter: String,
+        whose: GraveyardOwner,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        unless_cycled: bool,
+    },
+    /// "If you would draw a card while your library has no cards in it, you win the game
+    /// instead" (CR 614.1a, 121.4).
+    DrawFromEmptyWins,
+    /// "If an effect causes you to discard a card, discard it, but you may put it on top of
+    /// your library instead" (Library of Leng). With `costs`, discards to pay costs too; a
+    /// card discarded this way has undefined characteristics (CR 701.9c).
+    DiscardToLibraryTop {
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        costs: bool,
+    },
+}
+
+/// Whose graveyard a graveyard replacement watches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GraveyardOwner {
+    Any,
+    You,
+    Opponents,
 }
 
 /// A kicker ability (CR 702.33): its cost, and whether it may be paid any number of times.

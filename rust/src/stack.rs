@@ -28,7 +28,14 @@ pub struct StackItem {
     pub ability: Option<(AbilityRef, u32, ObjId)>,
     /// For a delayed triggered ability: its instructions and what it knows.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub delayed: Option<Box<crate::ability::DelayedFired>>,
+    pub delayed: Option<Box<crate::trigger::DelayedFired>>,
+    /// For an ability whose cost sacrificed a permanent: that permanent's power as it last
+    /// existed on the battlefield (CR 608.2h).
+    #[serde(default)]
+    pub sacrificed_power: i64,
+    /// For a triggered ability: the object its event was about ("that permanent").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub triggering: Option<ObjId>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -48,15 +55,42 @@ impl ResolveProc {
             g.give_priority(g.active);
             return Step::Done;
         }
-        let Some(item) = g.stack_items.last() else {
+        let Some(item) = g.stack_items.last().cloned() else {
             return Step::Done;
         };
         let (slot, controller) = (item.slot, item.controller);
         if let Some((ability, source, source_id)) = item.ability {
             // CR 608.2: an ability follows its instructions, then leaves the stack.
             let def = g.objects[slot as usize].def;
+            let cast = g.objects[slot as usize].cast;
+            // CR 603.4: an intervening "if" is checked again on resolution.
+            if let AbilityRef::Triggered(i) = ability {
+                if g.defs[def as usize].rules.triggers[i as usize].condition.as_ref().is_some_and(|c| !condition_on_cast(c, &cast)) {
+                    g.finish_spell(slot, false);
+                    g.give_priority(g.active);
+                    return Step::Done;
+                }
+            }
+            let specs = g.ability_targets(slot).to_vec();
+            let Some(legal) = g.check_targets(&specs, &item.targets, controller, None) else {
+                g.finish_spell(slot, true); // CR 608.2b
+                g.give_priority(g.active);
+                return Step::Done;
+            };
             let delayed = item.delayed.clone();
-            let mut ctx = EffectCtx { controller, source, source_id, cast: Default::default(), targets: Vec::new(), legal: Vec::new(), milled: Vec::new(), triggering: None, remembered: Vec::new() };
+            let mut ctx = EffectCtx {
+                controller,
+                source,
+                source_id,
+                cast,
+                targets: item.targets.clone(),
+                legal,
+                milled: Vec::new(),
+                triggering: item.triggering,
+                remembered: Vec::new(),
+                sacrificed_power: item.sacrificed_power,
+                did: false,
+            };
             g.frames.push(Frame::Resolve(ResolveProc { finishing: Some(slot) }));
             let proc = match delayed {
                 Some(d) => {
@@ -73,22 +107,11 @@ impl ResolveProc {
         let def_index = g.objects[slot as usize].def;
         let def = g.defs[def_index as usize].clone();
         // CR 608.2b: a spell whose targets are all illegal now doesn't resolve.
-        let specs = &def.rules.targets;
-        let mut legal: Vec<Vec<bool>> = Vec::with_capacity(item.targets.len());
-        let mut any_target = false;
-        let mut any_legal = false;
-        for (i, chosen) in item.targets.iter().enumerate() {
-            let kind = specs[i].kind;
-            let row: Vec<bool> = chosen.iter().map(|&t| g.target_is_legal(kind, t, controller, Some(slot))).collect();
-            any_target |= !row.is_empty();
-            any_legal |= row.iter().any(|&b| b);
-            legal.push(row);
-        }
-        if any_target && !any_legal {
+        let Some(legal) = g.check_targets(&def.rules.targets, &item.targets, controller, Some(slot)) else {
             g.finish_spell(slot, true);
             g.give_priority(g.active);
             return Step::Done;
-        }
+        };
         let is_permanent = [CardType::Artifact, CardType::Creature, CardType::Enchantment, CardType::Planeswalker, CardType::Battle, CardType::Land]
             .into_iter()
             .any(|t| def.is(t));
@@ -102,11 +125,13 @@ impl ResolveProc {
             source: slot,
             source_id: g.id_of(slot),
             cast: g.objects[slot as usize].cast,
-            targets: g.stack_items.last().map(|it| it.targets.clone()).unwrap_or_default(),
+            targets: item.targets.clone(),
             legal,
             milled: Vec::new(),
             triggering: None,
             remembered: Vec::new(),
+            sacrificed_power: 0,
+            did: false,
         };
         g.frames.push(Frame::Resolve(ResolveProc { finishing: Some(slot) }));
         // The spell's own instructions, then each chosen mode's in printed order (CR 700.2).
@@ -120,6 +145,21 @@ impl ResolveProc {
 }
 
 impl Game {
+    /// Which chosen targets are still legal (CR 608.2b), or `None` if there were targets and
+    /// none is.
+    fn check_targets(&self, specs: &[crate::rules::TargetSpec], chosen: &[Vec<TargetRef>], controller: u8, source: Option<u32>) -> Option<Vec<Vec<bool>>> {
+        let mut legal: Vec<Vec<bool>> = Vec::with_capacity(chosen.len());
+        let (mut any_target, mut any_legal) = (false, false);
+        for (i, row) in chosen.iter().enumerate() {
+            let kind = specs[i].kind;
+            let row: Vec<bool> = row.iter().map(|&t| self.target_is_legal(kind, t, controller, source)).collect();
+            any_target |= !row.is_empty();
+            any_legal |= row.iter().any(|&b| b);
+            legal.push(row);
+        }
+        (!any_target || any_legal).then_some(legal)
+    }
+
     /// Removes a spell's (or ability's) entry from the stack; returns its item.
     pub(crate) fn take_stack_item(&mut self, slot: u32) -> Option<StackItem> {
         let i = self.stack_items.iter().rposition(|it| it.slot == slot)?;
@@ -182,7 +222,7 @@ impl Game {
         if !def.rules.as_enters.is_empty() {
             // CR 614.1c: done as it enters, before state-based actions (which run after the
             // whole resolution) look at it.
-            let ctx = EffectCtx { controller: item.controller, source: slot, source_id: card, cast, targets: Vec::new(), legal: Vec::new(), milled: Vec::new(), triggering: None, remembered: Vec::new() };
+            let ctx = EffectCtx { controller: item.controller, source: slot, source_id: card, cast, targets: Vec::new(), legal: Vec::new(), milled: Vec::new(), triggering: None, remembered: Vec::new(), sacrificed_power: 0, did: false };
             self.frames.push(Frame::Effect(Box::new(EffectProc::as_enters(self.objects[slot as usize].def, ctx))));
         }
     }
@@ -216,7 +256,7 @@ impl Game {
         let zone = crate::zone::Zone { kind: ZoneKind::Stack, player: controller };
         self.objects.push(crate::object::Object { owner: controller, controller, zone, generation: 0, kind: ObjectKind::SpellCopy, tapped: false, damage: 0, ..original });
         self.stack.push(copy);
-        self.stack_items.push(StackItem { slot: copy, controller, targets: item.targets, ability: None, delayed: None });
+        self.stack_items.push(StackItem { slot: copy, controller, targets: item.targets, ability: None, delayed: None, sacrificed_power: 0, triggering: None });
         let id = self.id_of(copy);
         self.log.push_with(|| Event::SpellCopied { spell, copy: id, controller });
         Ok(id)
@@ -249,6 +289,6 @@ pub(crate) fn condition_on_cast(c: &Condition, cast: &CastInfo) -> bool {
         Condition::Kicked => cast.printed_kicks() > 0,
         Condition::NotKicked => cast.printed_kicks() == 0,
         Condition::KickedWith(i) => cast.kicks.get(*i).is_some_and(|&k| k > 0),
-        Condition::TargetKicked(_) => false,
+        Condition::TargetKicked(_) | Condition::YourLibraryEmpty | Condition::YouDid => false,
     }
 }

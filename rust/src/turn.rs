@@ -111,6 +111,9 @@ impl AdvanceProc {
             };
             g.step = next;
             g.log.push_with(|| Event::StepBegan { turn: g.turn, step: next, active: g.active });
+            if !matches!(next, Step::Draw | Step::DeclareBlockers | Step::CombatDamage | Step::Cleanup) {
+                g.fire(crate::trigger::TriggerEvent::StepBegan { step: next }); // "at the beginning of ..." (CR 603.2)
+            }
             match next {
                 Step::Untap => unreachable!("the untap step begins a turn"),
                 Step::Draw => {
@@ -123,11 +126,13 @@ impl AdvanceProc {
                     }
                     let active = g.active;
                     g.draw_one(active);
+                    g.fire(crate::trigger::TriggerEvent::StepBegan { step: next });
                 }
                 // Without attacking creatures (combat arrives later) these steps are skipped
                 // (CR 508.8).
                 Step::DeclareBlockers | Step::CombatDamage => continue,
                 Step::End => g.fire_end_step(), // "at the beginning of the end step" (CR 513.1)
+                Step::Upkeep | Step::BeginCombat | Step::EndCombat => {}
                 Step::Cleanup => {
                     let active = g.active;
                     let hand = g.players[active as usize].hand.len();
@@ -137,7 +142,7 @@ impl AdvanceProc {
                         // CR 514.1: discard down to the maximum hand size.
                         self.discarding = true;
                         g.frames.push(Frame::Advance(self));
-                        g.push_discard(active, (hand - max) as u32, DiscardMode::Choose);
+                        g.push_discard(active, (hand - max) as u32, DiscardMode::Choose, false);
                         return FrameStep::Done;
                     }
                     g.finish_cleanup();
@@ -267,18 +272,14 @@ impl Game {
         }
     }
 
-    /// A player's maximum hand size (CR 402.2): seven, or none.
-    pub(crate) fn max_hand_size(&self, _p: u8) -> Option<usize> {
-        Some(7)
-    }
-
-    /// CR 514.2: damage wears off.
+    /// CR 514.2: damage wears off and "until end of turn" effects end.
     fn finish_cleanup(&mut self) {
         for o in &mut self.objects {
             if o.zone.kind == ZoneKind::Battlefield {
                 o.damage = 0;
             }
         }
+        self.end_until_end_of_turn();
     }
 
     /// A new turn for the next player: untap step (CR 502), then upkeep.
@@ -286,16 +287,20 @@ impl Game {
         self.active = self.next_live_player(self.active);
         self.turn += 1;
         self.lands_played = 0;
+        self.triggered_this_turn.clear();
+        self.loyalty_activated.clear();
+        self.players[self.active as usize].last_turn = self.turn;
         self.expire_delayed();
         self.step = Step::Untap;
         self.log.push_with(|| Event::StepBegan { turn: self.turn, step: Step::Untap, active: self.active });
         let active = self.active;
-        for &slot in &self.battlefield {
-            let o = &mut self.objects[slot as usize];
-            if o.controller == active {
-                o.tapped = false; // CR 502.3
+        // CR 502.3: the active player's permanents untap; what that triggers waits for the
+        // upkeep, since nobody gets priority in the untap step (CR 502.4).
+        for k in 0..self.battlefield.len() {
+            let slot = self.battlefield[k];
+            if self.objects[slot as usize].controller == active {
+                self.untap(slot);
             }
         }
-        self.step = Step::Untap;
     }
 }

@@ -21,11 +21,19 @@ pub enum DiscardMode {
     ChosenBy(u8),
 }
 
+/// A discard in progress: the cards are chosen, then each is discarded in turn — asking,
+/// where a replacement lets the player, whether it goes on top of their library instead.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct DiscardProc {
     player: u8,
     count: u32,
     mode: DiscardMode,
+    /// Caused by an effect (not the cleanup rule, CR 514.1): replacements for "an effect
+    /// causes you to discard" apply.
+    by_effect: bool,
+    /// The chosen cards still to discard, and who chose them.
+    chosen: Option<Vec<u32>>,
+    chooser: Option<u8>,
     asked: bool,
 }
 
@@ -45,13 +53,17 @@ impl Game {
     }
 
     pub(crate) fn discard_frame(&self, player: u8, count: u32, mode: DiscardMode) -> Frame {
-        Frame::Discard(DiscardProc { player, count, mode, asked: false })
+        Frame::Discard(DiscardProc { player, count, mode, by_effect: true, chosen: None, chooser: None, asked: false })
     }
 
-    /// Schedules a discard to run next (cleanup, effects).
-    pub(crate) fn push_discard(&mut self, player: u8, count: u32, mode: DiscardMode) {
-        let f = self.discard_frame(player, count, mode);
-        self.frames.push(f);
+    /// Schedules a discard to run next: by an effect, or (`by_effect` false) by the cleanup rule.
+    pub(crate) fn push_discard(&mut self, player: u8, count: u32, mode: DiscardMode, by_effect: bool) {
+        self.frames.push(Frame::Discard(DiscardProc { player, count, mode, by_effect, chosen: None, chooser: None, asked: false }));
+    }
+
+    /// Schedules an effect's discard of these particular cards (already chosen).
+    pub(crate) fn push_discard_cards(&mut self, player: u8, slots: Vec<u32>) {
+        self.frames.push(Frame::Discard(DiscardProc { player, count: slots.len() as u32, mode: DiscardMode::Choose, by_effect: true, chosen: Some(slots), chooser: None, asked: false }));
     }
 }
 
@@ -60,57 +72,84 @@ impl DiscardProc {
         if g.players[self.player as usize].lost.is_some() {
             return Step::Done; // the player left the game (CR 800.4a)
         }
-        let hand = &g.players[self.player as usize].hand;
-        let k = (self.count as usize).min(hand.len());
-        if k == 0 {
-            return Step::Done;
-        }
-        let chooser = match self.mode {
-            DiscardMode::Random => {
-                // k draws without replacement from the hand in its listed order.
-                let mut pool = hand.clone();
-                let mut chosen = Vec::with_capacity(k);
-                for _ in 0..k {
-                    let j = g.rng.below(pool.len() as u64) as usize;
-                    chosen.push(pool.remove(j));
-                }
-                g.discard_slots(self.player, &chosen, None, true);
+        if self.chosen.is_none() {
+            let hand = &g.players[self.player as usize].hand;
+            let k = (self.count as usize).min(hand.len());
+            if k == 0 {
                 return Step::Done;
             }
-            DiscardMode::Choose => self.player,
-            DiscardMode::ChosenBy(c) => c,
-        };
-        if !self.asked {
-            self.asked = true;
-            let options = hand.iter().map(|&s| g.id_of(s)).collect();
-            let d = Decision {
-                player: chooser,
-                purpose: Purpose::Discard { player: self.player },
-                choice: Choice::Cards { options, min: k as u32, max: k as u32 },
+            let chooser = match self.mode {
+                DiscardMode::Random => {
+                    // k draws without replacement from the hand in its listed order.
+                    let mut pool = hand.clone();
+                    let mut chosen = Vec::with_capacity(k);
+                    for _ in 0..k {
+                        let j = g.rng.below(pool.len() as u64) as usize;
+                        chosen.push(pool.remove(j));
+                    }
+                    self.chosen = Some(chosen);
+                    return self.step(g);
+                }
+                DiscardMode::Choose => self.player,
+                DiscardMode::ChosenBy(c) => c,
             };
-            return Step::Ask(Frame::Discard(self), d);
+            if !self.asked {
+                self.asked = true;
+                let options = hand.iter().map(|&s| g.id_of(s)).collect();
+                let d = Decision { player: chooser, purpose: Purpose::Discard { player: self.player }, choice: Choice::Cards { options, min: k as u32, max: k as u32 } };
+                return Step::Ask(Frame::Discard(self), d);
+            }
+            self.asked = false;
+            let Answer::Cards { cards } = g.take_answer() else { unreachable!("validated against a Cards decision") };
+            self.chosen = Some(cards.iter().map(|c| c.slot()).collect());
+            self.chooser = Some(chooser);
         }
-        let Answer::Cards { cards } = g.take_answer() else { unreachable!("validated against a Cards decision") };
-        let slots: Vec<u32> = cards.iter().map(|c| c.slot()).collect();
-        g.discard_slots(self.player, &slots, Some(chooser), false);
-        Step::Done
+        let random = self.mode == DiscardMode::Random;
+        let leng = self.by_effect && g.discard_goes_to_library(self.player, false);
+        loop {
+            let chosen = self.chosen.as_mut().expect("chosen above");
+            let Some(&slot) = chosen.first() else { return Step::Done };
+            if g.objects[slot as usize].zone.kind != ZoneKind::Hand {
+                chosen.remove(0);
+                continue; // no longer there to discard
+            }
+            let hidden = if leng {
+                if !self.asked {
+                    self.asked = true;
+                    let d = Decision { player: self.player, purpose: Purpose::DiscardToLibrary, choice: Choice::YesNo };
+                    return Step::Ask(Frame::Discard(self), d);
+                }
+                self.asked = false;
+                let Answer::YesNo { yes } = g.take_answer() else { unreachable!("validated") };
+                yes
+            } else {
+                false
+            };
+            self.chosen.as_mut().expect("chosen above").remove(0);
+            let card = g.discard_one(self.player, slot, self.chooser, random, hidden, false);
+            g.output.push(card);
+        }
     }
 }
 
 impl Game {
-    /// Moves the chosen cards from hand to graveyard together, one event each.
-    /// An effect makes the owner discard these cards from hand (not chosen again).
-    pub(crate) fn discard_cards(&mut self, player: u8, slots: &[u32]) {
-        self.discard_slots(player, slots, None, false);
-        self.output.clear();
-    }
-
-    fn discard_slots(&mut self, player: u8, slots: &[u32], by: Option<u8>, random: bool) {
-        for &slot in slots {
-            let card = self.move_slot(slot, ZoneKind::Graveyard, Position::Top);
-            self.output.push(card);
-            self.log.push_with(|| Event::Discarded { player, card, by, random });
-            self.fire_discard(player, card.slot());
+    /// Discards one card from `player`'s hand (CR 701.9a): to the graveyard (or where a
+    /// replacement sends it), or, `hidden`, on top of the library instead (CR 701.9c). Fires
+    /// the discard triggers; a cycled card fires its cycle triggers first.
+    pub(crate) fn discard_one(&mut self, player: u8, slot: u32, by: Option<u8>, random: bool, hidden: bool, cycled: bool) -> crate::object::ObjId {
+        let card = if hidden {
+            self.move_slot(slot, ZoneKind::Library, Position::Top)
+        } else if cycled {
+            self.move_slot_cycled(slot)
+        } else {
+            self.move_slot(slot, ZoneKind::Graveyard, Position::Top)
+        };
+        self.log.push_with(|| Event::Discarded { player, card, by, random });
+        if cycled {
+            self.log.push_with(|| Event::Cycled { player, card });
+            self.fire_cycle(player, slot);
         }
+        self.fire_discard(player, slot, hidden);
+        card
     }
 }

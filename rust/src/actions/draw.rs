@@ -19,6 +19,7 @@ impl Game {
             drawn.extend(self.draw_one(p));
         }
         self.check_state_based_actions();
+        self.settle()?;
         Ok(drawn)
     }
 
@@ -29,6 +30,10 @@ impl Game {
                 let card = self.place(slot, ZoneKind::Hand, Position::Top);
                 self.log.push_with(|| Event::Drew { player: p, card });
                 Some(card)
+            }
+            None if self.statics_in_play() && self.draw_from_empty_wins(p) => {
+                self.win(p); // "you win the game instead" (CR 614.1a, 104.2b)
+                None
             }
             None => {
                 self.players[p as usize].drew_from_empty = true;

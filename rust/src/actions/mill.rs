@@ -15,9 +15,21 @@ impl Game {
         self.ensure_idle()?;
         let p = self.check_live_player(player)?;
         let n = check_count(n, "number of cards to mill")?;
+        let n = self.replaced_mill_count(p, n)?;
         let milled = self.mill_cards(p, n);
         self.check_state_based_actions();
+        self.settle()?;
         Ok(milled)
+    }
+
+    /// How many cards `p` really mills for `n` (CR 614.1a), ordering the replacements by the
+    /// player's script or policy (CR 616.1).
+    fn replaced_mill_count(&mut self, p: u8, n: u32) -> Result<u32> {
+        if n == 0 || !self.statics_in_play() {
+            return Ok(n);
+        }
+        let order = self.mill_order_now(p)?;
+        Ok(self.milled_count(p, n, &order))
     }
 
     /// Each listed player mills `n` cards at the same time ("each player mills", "each opponent
@@ -26,8 +38,13 @@ impl Game {
         self.ensure_idle()?;
         let order = self.check_player_set(players)?;
         let n = check_count(n, "number of cards to mill")?;
-        let mut by_player: Vec<(u8, Vec<ObjId>)> = order.iter().map(|&p| (p, self.mill_cards(p, n))).collect();
+        let mut counts = Vec::with_capacity(order.len());
+        for &p in &order {
+            counts.push((p, self.replaced_mill_count(p, n)?));
+        }
+        let mut by_player: Vec<(u8, Vec<ObjId>)> = counts.into_iter().map(|(p, k)| (p, self.mill_cards(p, k))).collect();
         self.check_state_based_actions();
+        self.settle()?;
         Ok(players
             .iter()
             .map(|&p| {
@@ -57,12 +74,16 @@ impl Game {
         }
         let milled = self.mill_cards(p, n);
         self.check_state_based_actions();
+        self.settle()?;
         Ok(milled)
     }
 
     /// The move itself: the top `min(n, library)` cards to the graveyard, one event. The hot
     /// path of mill simulations, so it works on the vectors directly.
     pub(crate) fn mill_cards(&mut self, p: u8, n: u32) -> Vec<ObjId> {
+        if self.statics_in_play() {
+            return self.mill_cards_replaced(p, n);
+        }
         let st = &mut self.players[p as usize];
         let k = (n as usize).min(st.library.len());
         let start = st.library.len() - k;
@@ -80,6 +101,27 @@ impl Game {
         }
         if self.log.recording && k > 0 {
             self.log.events.push(Event::Milled { player: p, cards: milled.clone() });
+        }
+        if k > 0 {
+            self.fire(crate::trigger::TriggerEvent::LibraryToGraveyard { player: p, cards: &milled });
+        }
+        milled
+    }
+
+    /// Milling with replacement effects around: each card goes where they send it ("exile it
+    /// instead"), still milled (CR 701.17a, 614.6).
+    fn mill_cards_replaced(&mut self, p: u8, n: u32) -> Vec<ObjId> {
+        let k = (n as usize).min(self.players[p as usize].library.len());
+        let mut milled = Vec::with_capacity(k);
+        for _ in 0..k {
+            let slot = *self.players[p as usize].library.last().expect("k cards are there");
+            milled.push(self.move_slot(slot, ZoneKind::Graveyard, crate::zone::Position::Top));
+        }
+        if self.log.recording && k > 0 {
+            self.log.events.push(Event::Milled { player: p, cards: milled.clone() });
+        }
+        if k > 0 {
+            self.fire(crate::trigger::TriggerEvent::LibraryToGraveyard { player: p, cards: &milled });
         }
         milled
     }

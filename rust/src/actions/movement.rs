@@ -3,8 +3,8 @@
 use crate::error::{illegal, Result};
 use crate::event::Event;
 use crate::game::Game;
-use crate::object::ObjId;
-use crate::zone::{Position, ZoneKind};
+use crate::object::{ObjId, Object, ObjectKind};
+use crate::zone::{Position, Zone, ZoneKind};
 
 /// How a card enters the battlefield.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -57,18 +57,46 @@ impl Game {
             }
         }
         let card = self.move_slot(slot, to, pos);
-        if to == ZoneKind::Battlefield {
-            self.entered_battlefield(slot);
-        }
         let o = &mut self.objects[slot as usize];
         o.tapped |= entering.tapped;
         if let Some(c) = controller {
             o.controller = c;
         }
-        // Where it went, even for a token that then ceased to exist (CR 111.7).
         let to_zone = crate::zone::Zone { kind: to, player: if to.is_per_player() { o.owner } else { o.zone.player } };
+        if to == ZoneKind::Battlefield {
+            self.entered_battlefield(slot);
+        }
+        // Where it went, even for a token that then ceased to exist (CR 111.7).
         self.log.push_with(|| Event::Moved { from_id: id, card, from, to: to_zone });
         self.check_state_based_actions();
+        self.settle()?;
         Ok(card)
+    }
+
+    /// A new card from outside the game, owned by `owner`, put into `zone` (conjure: a real
+    /// card, not a token or a copy). Returns it.
+    pub(crate) fn conjure(&mut self, def: u32, owner: u8, zone: ZoneKind) -> ObjId {
+        let slot = self.objects.len() as u32;
+        let flags = Object::flags_of(&self.defs[def as usize]);
+        let z = Zone { kind: zone, player: owner };
+        self.objects.push(Object { def, generation: 0, owner, controller: owner, zone: z, tapped: false, damage: 0, cast: Default::default(), kind: ObjectKind::Card, flags, entered: 0 });
+        self.zone_slots_mut(z).push(slot);
+        let card = ObjId::new(slot, 0);
+        self.log.push_with(|| Event::Conjured { player: owner, card });
+        card
+    }
+
+    /// Creates a token (CR 111.2) from a definition, under `controller`'s control, on the
+    /// battlefield. Returns it.
+    pub(crate) fn create_token(&mut self, def: u32, controller: u8, tapped: bool) -> ObjId {
+        let slot = self.objects.len() as u32;
+        let flags = Object::flags_of(&self.defs[def as usize]);
+        let zone = Zone { kind: ZoneKind::Battlefield, player: controller };
+        self.objects.push(Object { def, generation: 0, owner: controller, controller, zone, tapped, damage: 0, cast: Default::default(), kind: ObjectKind::Token, flags, entered: 0 });
+        self.battlefield.push(slot);
+        let token = ObjId::new(slot, 0);
+        self.log.push_with(|| Event::TokenCreated { player: controller, token });
+        self.entered_battlefield(slot);
+        token
     }
 }

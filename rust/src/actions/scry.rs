@@ -91,6 +91,7 @@ impl ScryProc {
             }
             let (amount, looked, to_bottom) = (self.amount, (top.len() + bottom.len()) as u32, bottom.len() as u32);
             g.log.push_with(|| Event::Scried { player: p, amount, looked, to_bottom });
+            g.fire(crate::trigger::TriggerEvent::Scried { player: p }); // "whenever you scry"
         }
         Step::Done
     }

@@ -1,0 +1,62 @@
+//! The legend rule (CR 704.5j): if a player controls two or more legendary permanents with the
+//! same name, they choose one of them, and the rest go to their owners' graveyards. A
+//! state-based action with a choice, so it is a frame the run loop starts before a player
+//! would receive priority.
+
+use serde::{Deserialize, Serialize};
+
+use crate::card::Supertype;
+use crate::decision::{Answer, Choice, Decision, Purpose};
+use crate::game::Game;
+use crate::process::{Frame, Step};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct LegendRuleProc {
+    /// The group being decided: its permanents' slots.
+    group: Vec<u32>,
+}
+
+impl LegendRuleProc {
+    pub(crate) fn new() -> LegendRuleProc {
+        LegendRuleProc { group: Vec::new() }
+    }
+
+    pub(crate) fn step(self, g: &mut Game) -> Step {
+        if !self.group.is_empty() {
+            let Answer::Cards { cards } = g.take_answer() else { unreachable!("validated") };
+            let keep = cards[0].slot();
+            for &s in &self.group {
+                if s != keep {
+                    g.put_into_graveyard_from_battlefield(s);
+                }
+            }
+            // Other groups are found again by the run loop's next state-based action check.
+            return Step::Done;
+        }
+        let Some(group) = g.legend_group() else { return Step::Done };
+        let player = g.objects[group[0] as usize].controller;
+        let options = group.iter().map(|&s| g.id_of(s)).collect();
+        let d = Decision { player, purpose: Purpose::LegendRule, choice: Choice::Cards { options, min: 1, max: 1 } };
+        Step::Ask(Frame::LegendRule(LegendRuleProc { group }), d)
+    }
+}
+
+impl Game {
+    /// Some player controls two or more legendary permanents with the same name.
+    pub(crate) fn legend_rule_applies(&self) -> bool {
+        self.legend_group().is_some()
+    }
+
+    /// The first such group, in battlefield order.
+    fn legend_group(&self) -> Option<Vec<u32>> {
+        let legendary: Vec<u32> = self.battlefield.iter().copied().filter(|&s| self.def_of_slot(s).supertypes.contains(Supertype::Legendary)).collect();
+        for (i, &a) in legendary.iter().enumerate() {
+            let (name, controller) = (&self.def_of_slot(a).name, self.objects[a as usize].controller);
+            let group: Vec<u32> = legendary[i..].iter().copied().filter(|&b| self.objects[b as usize].controller == controller && self.def_of_slot(b).name == *name).collect();
+            if group.len() > 1 {
+                return Some(group);
+            }
+        }
+        None
+    }
+}

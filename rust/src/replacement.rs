@@ -1,0 +1,131 @@
+//! Replacement effects (CR 614–616) from static abilities of permanents: where a card bound
+//! for a graveyard goes instead, how many cards a mill really mills, a draw from an empty
+//! library that wins instead, and a discard that may go on top of the library. (Replacements
+//! that are part of entering the battlefield — "enters tapped", "enters with counters", "as
+//! this enters" — are in `stack.rs` and `game.rs`, where permanents enter.)
+
+use crate::decision::{Choice, Decision, Purpose};
+use crate::error::{illegal, Result};
+use crate::filter::CardFilter;
+use crate::game::Game;
+use crate::object::{ObjId, Object, ObjectKind};
+use crate::rules::{GraveyardOwner, StaticAbility};
+use crate::zone::ZoneKind;
+
+/// One "they mill [times] that many plus [plus]" replacement and the permanent it comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct MillChange {
+    pub source: ObjId,
+    pub times: u32,
+    pub plus: u32,
+}
+
+impl Game {
+    /// Whether any permanent has static abilities (the only source of these replacements), so
+    /// hot paths skip the lookups when none could apply.
+    #[inline]
+    pub(crate) fn statics_in_play(&self) -> bool {
+        self.battlefield.iter().any(|&s| self.objects[s as usize].flags & Object::HAS_STATICS != 0)
+    }
+
+    fn statics(&self) -> impl Iterator<Item = (u32, &StaticAbility)> + '_ {
+        self.battlefield
+            .iter()
+            .filter(|&&s| self.objects[s as usize].flags & Object::HAS_STATICS != 0)
+            .flat_map(move |&s| self.def_of_slot(s).rules.statics.iter().map(move |st| (s, st)))
+    }
+
+    /// Where a card (or token) in `slot` bound for its owner's graveyard goes: exile if a
+    /// "exile it instead" replacement applies (CR 614.1a); `cycled` for a card discarded to
+    /// pay a cycling cost ("and it wasn't cycled").
+    pub(crate) fn graveyard_destination(&self, slot: u32, cycled: bool) -> ZoneKind {
+        let o = &self.objects[slot as usize];
+        let def = &self.defs[o.def as usize];
+        for (s, st) in self.statics() {
+            let StaticAbility::GraveyardToExile { filter, whose, unless_cycled } = st else { continue };
+            let you = self.objects[s as usize].controller;
+            let whose_ok = match whose {
+                GraveyardOwner::Any => true,
+                GraveyardOwner::You => o.owner == you,
+                GraveyardOwner::Opponents => o.owner != you,
+            };
+            // Tokens aren't cards: only "a card or token" sees them (CR 111.1).
+            let card_ok = (o.kind != ObjectKind::Token || filter.contains("token")) && parse(filter).matches(def);
+            if whose_ok && card_ok && !(*unless_cycled && cycled) {
+                return ZoneKind::Exile;
+            }
+        }
+        ZoneKind::Graveyard
+    }
+
+    /// The mill replacements that apply to `p` milling (each from a permanent an opponent of
+    /// `p` controls), in timestamp order.
+    pub(crate) fn mill_changes(&self, p: u8) -> Vec<MillChange> {
+        self.statics()
+            .filter_map(|(s, st)| match st {
+                StaticAbility::OpponentMillsMore { times, plus } if self.objects[s as usize].controller != p => Some(MillChange { source: self.id_of(s), times: *times, plus: *plus }),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The decision for the order of the mill replacements (CR 616.1: the affected player
+    /// chooses), when the order can matter.
+    pub(crate) fn mill_order_decision(&self, p: u8, changes: &[MillChange]) -> Option<Decision> {
+        let differ = changes.windows(2).any(|w| (w[0].times, w[0].plus) != (w[1].times, w[1].plus));
+        differ.then(|| Decision { player: p, purpose: Purpose::OrderReplacements, choice: Choice::Order { options: changes.iter().map(|c| c.source).collect() } })
+    }
+
+    /// For actions outside a spell or ability: the order of the mill replacements from the
+    /// player's script or policy. A player answering step by step can't be asked here.
+    pub(crate) fn mill_order_now(&mut self, p: u8) -> Result<Vec<ObjId>> {
+        let changes = self.mill_changes(p);
+        let Some(d) = self.mill_order_decision(p, &changes) else { return Ok(changes.iter().map(|c| c.source).collect()) };
+        match self.auto_answer(&d)? {
+            Some(crate::decision::Answer::Cards { cards }) => Ok(cards),
+            _ => Err(illegal(format!(
+                "player {p} must choose the order of the replacement effects changing how many cards they mill (CR 616.1), and their policy doesn't answer; give them a script or a built-in policy, or mill through a spell"
+            ))),
+        }
+    }
+
+    /// How many cards `p` mills when an effect says `n`, the replacements applied in `order`
+    /// (ids of their sources; any not listed in timestamp order after).
+    pub(crate) fn milled_count(&self, p: u8, n: u32, order: &[ObjId]) -> u32 {
+        if n == 0 {
+            return 0; // "would mill one or more cards"
+        }
+        let mut changes = self.mill_changes(p);
+        changes.sort_by_key(|c| order.iter().position(|&o| o == c.source).unwrap_or(usize::MAX));
+        changes.iter().fold(n, |n, c| n.saturating_mul(c.times).saturating_add(c.plus).min(crate::game::MAX_COUNT as u32))
+    }
+
+    /// "If you would draw a card while your library has no cards in it, you win the game
+    /// instead" applies to `p`.
+    pub(crate) fn draw_from_empty_wins(&self, p: u8) -> bool {
+        self.statics().any(|(s, st)| *st == StaticAbility::DrawFromEmptyWins && self.objects[s as usize].controller == p)
+    }
+
+    /// Whether a card `p` discards may go on top of their library instead (Library of Leng):
+    /// for a discard caused by an effect, or to pay a cost where the replacement says so.
+    pub(crate) fn discard_goes_to_library(&self, p: u8, cost: bool) -> bool {
+        self.statics().any(|(s, st)| matches!(st, StaticAbility::DiscardToLibraryTop { costs } if !cost || *costs) && self.objects[s as usize].controller == p)
+    }
+
+    /// A permission lets `p` cast this card from their graveyard ("you may cast nonland
+    /// cards with cycling from your graveyard"). (A permission, not a replacement; it lives with
+    /// the other static-ability lookups.)
+    pub(crate) fn may_cast_from_graveyard(&self, p: u8, def: &crate::card::CardDef) -> bool {
+        self.statics().any(|(s, st)| matches!(st, StaticAbility::CastFromGraveyard { filter } if self.objects[s as usize].controller == p && parse(filter).matches(def)))
+    }
+
+    /// A player's maximum hand size (CR 402.2): seven, or none.
+    pub(crate) fn max_hand_size(&self, p: u8) -> Option<usize> {
+        let none = self.statics().any(|(s, st)| *st == StaticAbility::NoMaximumHandSize && self.objects[s as usize].controller == p);
+        (!none).then_some(7)
+    }
+}
+
+fn parse(filter: &str) -> CardFilter {
+    CardFilter::parse(filter).expect("validated when the card was loaded")
+}

@@ -1,0 +1,385 @@
+//! Triggered abilities (CR 603): matching events against the trigger conditions of the
+//! permanents (and, for "when you cycle this card" and "when this dies", of the card itself),
+//! waiting until a player would receive priority, then going on the stack in APNAP order with
+//! each player ordering their own and choosing their targets (CR 603.3b, d). Delayed triggered
+//! abilities (CR 603.7) live here too.
+
+use serde::{Deserialize, Serialize};
+
+use crate::ability::AbilityRef;
+use crate::card::CardType;
+use crate::decision::{Answer, Choice, Decision, Purpose};
+use crate::event::Event;
+use crate::filter::CardFilter;
+use crate::game::Game;
+use crate::object::{CastInfo, ObjId, Object};
+use crate::process::{Frame, Step};
+use crate::rules::{DelayedWhen, Effect, TargetSpec, Trigger};
+use crate::target::TargetRef;
+use crate::turn::Step as TurnStep;
+
+/// Something that happened that triggered abilities may be waiting for (CR 603.2).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum TriggerEvent<'a> {
+    /// A card was cycled; `card` is the slot of the card where it went.
+    Cycled { card: u32 },
+    /// A card was discarded; `hidden` when it went to a hidden zone instead (CR 701.9c).
+    Discarded { player: u8, card: u32, hidden: bool },
+    /// A permanent entered the battlefield.
+    Entered { slot: u32 },
+    /// A player scried (CR 701.22).
+    Scried { player: u8 },
+    /// A permanent became untapped.
+    Untapped { slot: u32 },
+    /// Cards went from `player`'s library to their graveyard together.
+    LibraryToGraveyard { player: u8, cards: &'a [ObjId] },
+    /// A step began (CR 500).
+    StepBegan { step: TurnStep },
+}
+
+/// A triggered ability waiting to be put on the stack (CR 603.3).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingTrigger {
+    pub controller: u8,
+    /// The source's slot and the object it was when the ability triggered.
+    pub source: u32,
+    pub source_id: ObjId,
+    pub index: u16,
+    /// How the source was cast, for intervening "if it was kicked" clauses (CR 603.4).
+    #[serde(default)]
+    pub cast: CastInfo,
+    /// For a delayed trigger: what it does and what it knows.
+    #[serde(default)]
+    pub delayed: Option<Box<DelayedFired>>,
+    /// The object the event was about ("that permanent", "that card").
+    #[serde(default)]
+    pub triggering: Option<ObjId>,
+}
+
+/// A delayed triggered ability waiting for its moment (CR 603.7).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Delayed {
+    pub controller: u8,
+    pub when: DelayedWhen,
+    pub effects: Vec<Effect>,
+    /// The definition of the card whose ability created it (its "source").
+    pub def: u32,
+    /// How the creating spell was cast ("if this spell wasn't kicked").
+    pub cast: CastInfo,
+    pub remembered: Vec<ObjId>,
+    /// When it was created.
+    pub turn: u32,
+    pub step: TurnStep,
+}
+
+/// A delayed trigger that has triggered: its instructions and context.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DelayedFired {
+    pub effects: Vec<Effect>,
+    pub def: u32,
+    pub cast: CastInfo,
+    pub remembered: Vec<ObjId>,
+    pub triggering: Option<ObjId>,
+}
+
+impl Game {
+    /// Matches an event against the triggered abilities of the permanents on the battlefield
+    /// (CR 603.2, 603.6a: a permanent that just entered sees its own entering).
+    pub(crate) fn fire(&mut self, ev: TriggerEvent) {
+        let about = match ev {
+            TriggerEvent::Cycled { card, .. } | TriggerEvent::Discarded { card, .. } => Some(card),
+            TriggerEvent::Entered { slot } | TriggerEvent::Untapped { slot } => Some(slot),
+            _ => None,
+        };
+        for k in 0..self.battlefield.len() {
+            let s = self.battlefield[k];
+            let o = self.objects[s as usize];
+            if o.flags & Object::HAS_TRIGGERS == 0 {
+                continue;
+            }
+            let def = self.defs[o.def as usize].clone();
+            for (i, t) in def.rules.triggers.iter().enumerate() {
+                if self.matches(&t.when, s, o.controller, &ev) {
+                    let triggering = about.map(|a| self.id_of(a));
+                    self.queue_trigger(s, i, o.controller, triggering);
+                }
+            }
+        }
+    }
+
+    fn matches(&self, when: &Trigger, s: u32, you: u8, ev: &TriggerEvent) -> bool {
+        match (when, *ev) {
+            (Trigger::PlayerCycles, TriggerEvent::Cycled { .. }) => true,
+            (Trigger::CycleOrDiscard { another }, TriggerEvent::Discarded { player, card, .. }) => player == you && !(*another && card == s),
+            (Trigger::OpponentDiscards { filter }, TriggerEvent::Discarded { player, card, hidden }) => {
+                // CR 701.9c: a card discarded into a hidden zone has no characteristics.
+                player != you && !hidden && parse(filter).matches(self.def_of_slot(card))
+            }
+            (Trigger::EntersBattlefield, TriggerEvent::Entered { slot }) => slot == s,
+            (Trigger::Landfall, TriggerEvent::Entered { slot }) => self.objects[slot as usize].controller == you && self.def_of_slot(slot).is(CardType::Land),
+            (Trigger::YouScry, TriggerEvent::Scried { player }) => player == you,
+            (Trigger::PermanentUntaps, TriggerEvent::Untapped { .. }) => true,
+            (Trigger::PutIntoYourGraveyardFromLibrary { filter }, TriggerEvent::LibraryToGraveyard { player, cards }) => {
+                let f = parse(filter);
+                player == you
+                    && cards.iter().any(|&c| self.object(c).is_ok_and(|o| o.zone.kind == crate::zone::ZoneKind::Graveyard) && f.matches(self.def_of_slot(c.slot())))
+            }
+            (Trigger::BeginningOf { step, yours }, TriggerEvent::StepBegan { step: now }) => *step == now && (!yours || self.active == you),
+            _ => false,
+        }
+    }
+
+    /// Queues ability `index` of the object in `source` unless an intervening "if" is false
+    /// (CR 603.4) or a "once each turn" ability already triggered this turn.
+    pub(crate) fn queue_trigger(&mut self, source: u32, index: usize, controller: u8, triggering: Option<ObjId>) {
+        let source_id = self.id_of(source);
+        let o = self.objects[source as usize];
+        let def = self.defs[o.def as usize].clone();
+        let t = &def.rules.triggers[index];
+        if t.condition.as_ref().is_some_and(|c| !crate::stack::condition_on_cast(c, &o.cast)) {
+            return;
+        }
+        if t.once_each_turn {
+            let key = (source_id, index as u16);
+            if self.triggered_this_turn.contains(&key) {
+                return;
+            }
+            self.triggered_this_turn.push(key);
+        }
+        self.pending_triggers.push(PendingTrigger { controller, source, source_id, index: index as u16, cast: o.cast, delayed: None, triggering });
+    }
+
+    /// A card was cycled: its own "when you cycle this card", wherever it went (CR 702.29c),
+    /// then permanents' "whenever a player cycles".
+    pub(crate) fn fire_cycle(&mut self, player: u8, card_slot: u32) {
+        let def = self.def_of_slot(card_slot).clone();
+        for (i, t) in def.rules.triggers.iter().enumerate() {
+            if t.when == Trigger::CycleThis {
+                self.queue_trigger(card_slot, i, player, None);
+            }
+        }
+        self.fire(TriggerEvent::Cycled { card: card_slot });
+    }
+
+    /// A card was discarded: "whenever you cycle or discard" (once per discard, so once per
+    /// cycle, CR 702.29d) and "whenever an opponent discards".
+    pub(crate) fn fire_discard(&mut self, player: u8, card_slot: u32, hidden: bool) {
+        self.fire(TriggerEvent::Discarded { player, card: card_slot, hidden });
+    }
+
+    /// A permanent died (CR 700.4): its own "when this dies", looking back in time at the
+    /// permanent it was (CR 603.10a). `controller` is who controlled it then.
+    pub(crate) fn fire_dies(&mut self, card_slot: u32, controller: u8) {
+        let def = self.def_of_slot(card_slot).clone();
+        for (i, t) in def.rules.triggers.iter().enumerate() {
+            if t.when == Trigger::Dies {
+                self.queue_trigger(card_slot, i, controller, None);
+            }
+        }
+    }
+
+    /// Puts waiting triggered abilities on the stack, the active player's first (APNAP,
+    /// CR 603.3b). A player with several orders them, and targets are chosen as each goes on
+    /// the stack (CR 603.3d): both are decisions, asked by a [`TriggerProc`] pushed here.
+    pub(crate) fn flush_triggers(&mut self) {
+        if self.pending_triggers.is_empty() || self.is_over() {
+            return;
+        }
+        let mut waiting = std::mem::take(&mut self.pending_triggers);
+        let n = self.players.len() as u8;
+        let active = self.active;
+        waiting.sort_by_key(|t| (t.controller + n - active) % n); // stable: trigger order kept
+        let mut groups: Vec<Vec<u32>> = Vec::new();
+        let mut with_targets: Vec<u32> = Vec::new();
+        let mut last_player = None;
+        for t in waiting {
+            if self.players[t.controller as usize].lost.is_some() {
+                continue;
+            }
+            let id = match &t.delayed {
+                // A delayed trigger's source is the card whose ability created it.
+                Some(d) => self.put_ability_object(t.controller, d.def, t.source, t.source_id, AbilityRef::Delayed),
+                None => self.put_ability_object(t.controller, self.objects[t.source as usize].def, t.source, t.source_id, AbilityRef::Triggered(t.index)),
+            };
+            let item = self.stack_items.last_mut().expect("just pushed");
+            item.delayed = t.delayed;
+            item.triggering = t.triggering;
+            self.objects[id.slot() as usize].cast = t.cast;
+            if last_player == Some(t.controller) {
+                groups.last_mut().expect("same player").push(id.slot());
+            } else {
+                groups.push(vec![id.slot()]);
+                last_player = Some(t.controller);
+            }
+            if !self.ability_targets(id.slot()).is_empty() {
+                with_targets.push(id.slot());
+            }
+            self.log.push_with(|| Event::AbilityTriggered { player: t.controller, source: t.source_id, ability: id });
+        }
+        groups.retain(|g| g.len() > 1);
+        self.passes = 0; // new objects on the stack: the round of passing starts over
+        if !groups.is_empty() || !with_targets.is_empty() {
+            groups.reverse(); // popped from the end: the active player's group first
+            self.frames.push(Frame::Triggers(TriggerProc { groups, with_targets, next_target: 0, chosen: Vec::new(), asked: false }));
+        }
+    }
+
+    /// The target specifications of the ability on the stack in `slot`.
+    pub(crate) fn ability_targets(&self, slot: u32) -> &[TargetSpec] {
+        let Some(item) = self.stack_items.iter().rev().find(|it| it.slot == slot) else { return &[] };
+        let Some((ability, _, _)) = item.ability else { return &[] };
+        let rules = &self.defs[self.objects[slot as usize].def as usize].rules;
+        match ability {
+            AbilityRef::Activated(i) => &rules.activated[i as usize].targets,
+            AbilityRef::Triggered(i) => &rules.triggers[i as usize].targets,
+            AbilityRef::Delayed => &[],
+        }
+    }
+}
+
+fn parse(filter: &str) -> CardFilter {
+    CardFilter::parse(filter).expect("validated when the card was loaded")
+}
+
+/// Ordering one player's simultaneous triggers, then choosing targets for those that have any.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct TriggerProc {
+    /// Each player's abilities still to order (more than one each), next group last.
+    groups: Vec<Vec<u32>>,
+    /// The abilities (slots, bottom of the stack first) whose targets are still to choose.
+    with_targets: Vec<u32>,
+    /// Which target of the first ability in `with_targets` is next.
+    next_target: usize,
+    chosen: Vec<Vec<TargetRef>>,
+    asked: bool,
+}
+
+impl TriggerProc {
+    pub(crate) fn step(mut self, g: &mut Game) -> Step {
+        if let Some(group) = self.groups.last() {
+            if self.asked {
+                self.asked = false;
+                let Answer::Cards { cards } = g.take_answer() else { unreachable!("validated") };
+                reorder(g, group, &cards);
+                self.groups.pop();
+                // The ids changed order: keep the target queue in stack order too.
+                self.with_targets.sort_by_key(|&s| g.stack.iter().position(|&x| x == s));
+                return self.step(g);
+            }
+            let player = g.objects[group[0] as usize].controller;
+            let options = group.iter().map(|&s| g.id_of(s)).collect();
+            self.asked = true;
+            return Step::Ask(Frame::Triggers(self), Decision { player, purpose: Purpose::OrderTriggers, choice: Choice::Order { options } });
+        }
+        while let Some(&slot) = self.with_targets.first() {
+            let specs = g.ability_targets(slot).to_vec();
+            let controller = g.objects[slot as usize].controller;
+            if self.asked {
+                self.asked = false;
+                let Answer::Targets { targets } = g.take_answer() else { unreachable!("validated") };
+                self.chosen.push(targets);
+                self.next_target += 1;
+            }
+            if self.next_target >= specs.len() {
+                let targets = std::mem::take(&mut self.chosen);
+                if let Some(item) = g.stack_items.iter_mut().rev().find(|it| it.slot == slot) {
+                    item.targets = targets;
+                }
+                self.with_targets.remove(0);
+                self.next_target = 0;
+                continue;
+            }
+            let spec = &specs[self.next_target];
+            let options = g.target_options(spec.kind, controller, None);
+            let min = if spec.up_to { 0 } else { spec.count };
+            if (options.len() as u32) < min {
+                // CR 603.3d: without legal targets it is removed from the stack.
+                g.take_stack_item(slot);
+                g.cease(slot);
+                self.chosen.clear();
+                self.with_targets.remove(0);
+                self.next_target = 0;
+                continue;
+            }
+            let max = spec.count.min(options.len() as u32);
+            self.asked = true;
+            let d = Decision { player: controller, purpose: Purpose::Targets { index: self.next_target as u8 }, choice: Choice::Targets { options, min, max } };
+            return Step::Ask(Frame::Triggers(self), d);
+        }
+        Step::Done
+    }
+}
+
+/// Puts the abilities of `group` (contiguous on the stack) in the chosen order, first chosen
+/// lowest.
+fn reorder(g: &mut Game, group: &[u32], order: &[ObjId]) {
+    let start = g.stack.iter().position(|s| group.contains(s)).expect("on the stack");
+    let items: Vec<_> = order
+        .iter()
+        .map(|id| {
+            let i = g.stack_items.iter().position(|it| it.slot == id.slot()).expect("on the stack");
+            g.stack_items[i].clone()
+        })
+        .collect();
+    for (k, item) in items.into_iter().enumerate() {
+        g.stack[start + k] = item.slot;
+        g.stack_items[start + k] = item;
+    }
+}
+
+impl Game {
+    /// Delayed triggers waiting for `you next cast an instant or sorcery spell this turn`.
+    pub(crate) fn fire_spell_cast(&mut self, caster: u8, spell: ObjId) {
+        if self.delayed.is_empty() {
+            return;
+        }
+        let def = self.def_of_slot(spell.slot());
+        let instant_or_sorcery = def.is(CardType::Instant) || def.is(CardType::Sorcery);
+        let mut i = 0;
+        while i < self.delayed.len() {
+            let d = &self.delayed[i];
+            if d.when == DelayedWhen::YouNextCastInstantOrSorceryThisTurn && d.controller == caster && d.turn == self.turn && instant_or_sorcery {
+                let d = self.delayed.remove(i); // it triggers only once (CR 603.7c)
+                self.fire_delayed(d, Some(spell));
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    /// The beginning of the end step: delayed triggers waiting for it (CR 513.1), then
+    /// permanents' "at the beginning of the end step".
+    pub(crate) fn fire_end_step(&mut self) {
+        let mut i = 0;
+        while i < self.delayed.len() {
+            let d = &self.delayed[i];
+            // CR 513.2: one created during this end step waits for the next one.
+            let created_now = d.turn == self.turn && d.step == TurnStep::End;
+            let due = match d.when {
+                DelayedWhen::BeginningOfYourNextEndStep => d.controller == self.active,
+                DelayedWhen::BeginningOfNextEndStep => true,
+                DelayedWhen::YouNextCastInstantOrSorceryThisTurn => false,
+            };
+            if due && !created_now {
+                let d = self.delayed.remove(i);
+                self.fire_delayed(d, None);
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    /// "This turn" delayed triggers expire when the turn ends.
+    pub(crate) fn expire_delayed(&mut self) {
+        let turn = self.turn;
+        self.delayed.retain(|d| !(d.when == DelayedWhen::YouNextCastInstantOrSorceryThisTurn && d.turn < turn));
+    }
+
+    fn fire_delayed(&mut self, d: Delayed, triggering: Option<ObjId>) {
+        let source = triggering.map(|s| s.slot()).unwrap_or(0);
+        let source_id = triggering.unwrap_or(ObjId(0));
+        let cast = d.cast;
+        let fired = DelayedFired { effects: d.effects, def: d.def, cast: d.cast, remembered: d.remembered, triggering };
+        self.pending_triggers.push(PendingTrigger { controller: d.controller, source, source_id, index: 0, cast, delayed: Some(Box::new(fired)), triggering });
+    }
+}
