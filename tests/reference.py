@@ -187,7 +187,8 @@ class CardDef:
 
 def load_cards(path: Path = CARDS_JSON) -> dict[str, CardDef]:
     data = json.loads(path.read_text(encoding="utf-8"))
-    return {c["name"]: CardDef.from_record(c) for c in data["cards"]}
+    # Token definitions (CR 111.4) are not cards: effects create them, decks can't hold them.
+    return {c["name"]: CardDef.from_record(c) for c in data["cards"] if not c.get("token")}
 
 
 CARDS: dict[str, CardDef] = load_cards()

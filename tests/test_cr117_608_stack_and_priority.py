@@ -164,7 +164,10 @@ def test_a_permanent_spell_enters_the_battlefield_under_its_controller():  # CR 
     perm = g.battlefield()[-1]
     o = g.object(perm)
     assert (o.name, o.zone, o.owner, o.controller, o.tapped) == ("Vedalken AEthermage", "battlefield", 1, 1, False)
-    assert g.events[-1] == {"kind": "resolved", "spell": spell, "card": perm}
+    resolved = [e for e in g.events if e["kind"] == "resolved"]
+    assert resolved[-1] == {"kind": "resolved", "spell": spell, "card": perm}
+    # Its "enters" trigger targets a Sliver; with none, it leaves the stack at once (CR 603.3d).
+    assert g.events[-1]["kind"] == "ability_triggered" and g.stack() == []
     assert g.priority_player == 0  # 117.3b
 
 

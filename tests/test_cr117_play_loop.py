@@ -24,6 +24,10 @@ def cast(card: int) -> dict:
     return {"action": "cast", "card": card}
 
 
+def activate(source: int, index: int = 0) -> dict:
+    return {"action": "activate", "source": source, "index": index}
+
+
 def quiet(g: mtgsim.Game, n: int = 10) -> mtgsim.Game:
     """Libraries of a card nobody in these tests can cast (no Plains anywhere), so that draws
     never add a choice to a manual player's priority decisions."""
@@ -73,10 +77,13 @@ def test_outside_a_main_phase_only_instants_and_flash_spells_are_offered():  # C
     g = quiet(new_game())
     g.add_cards(0, "battlefield", ["Island", "Island", "Island", "Mountain"])
     island, bolt, giant, ved, fs = add_hand(g, 0, ["Island", "Lightning Bolt", "Hill Giant", "Vedalken AEthermage", "Fractured Sanity"])
-    assert g.priority_actions() == [PASS, land(island), cast(bolt), cast(giant), cast(ved), cast(fs)]  # main phase
+    # Cycling is an activated ability, activated from hand at instant speed (CR 702.29a, 602.2):
+    # Wizardcycling {3} and Cycling {1}{U} are offered after the spells.
+    cycles = [activate(ved), activate(fs)]
+    assert g.priority_actions() == [PASS, land(island), cast(bolt), cast(giant), cast(ved), cast(fs), *cycles]  # main phase
     g.advance_to("begin_combat")
     assert (g.step, g.priority_player) == ("begin_combat", 0)
-    assert g.priority_actions() == [PASS, cast(bolt), cast(ved)]
+    assert g.priority_actions() == [PASS, cast(bolt), cast(ved), *cycles]
 
 
 def test_with_a_spell_on_the_stack_no_land_and_no_sorcery_speed_spell_is_offered():  # CR 117.1a, 307.1, 116.2a
@@ -98,7 +105,7 @@ def test_the_non_active_player_is_offered_only_instants_and_flash_spells():  # C
     island, bolt, bears, ved = add_hand(g, 1, ["Island", "Lightning Bolt", "Grizzly Bears", "Vedalken AEthermage"])
     g.pass_priority()  # player 0's main phase, player 1 has priority
     assert g.priority_player == 1
-    assert g.priority_actions() == [PASS, cast(bolt), cast(ved)]
+    assert g.priority_actions() == [PASS, cast(bolt), cast(ved), activate(ved)]  # and Wizardcycling {3}
 
 
 def test_counterspell_is_offered_only_when_a_spell_is_on_the_stack():  # CR 601.2c, 115.1 (a target must exist)

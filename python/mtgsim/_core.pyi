@@ -144,7 +144,8 @@ class Decision:
     def player(self) -> int:
         """Who decides."""
     @property
-    def kind(self) -> Literal["choose_cards", "scry", "yes_no", "number", "targets", "action", "modes"]: ...
+    def kind(self) -> Literal["choose_cards", "scry", "yes_no", "number", "targets", "action", "modes", "order"]:
+        """order: put every option in an order (answer with all the ids, in that order)."""
     @property
     def purpose(
         self,
@@ -163,13 +164,27 @@ class Decision:
         "put_from_milled",
         "priority",
         "modes",
-    ]: ...
+        "order_triggers",
+        "order_replacements",
+        "may",
+        "discard_to_library",
+        "cost_choice",
+        "legend_rule",
+    ]:
+        """order_triggers: one player's simultaneous triggered abilities, the first listed put on
+        the stack first (CR 603.3b); order_replacements: the permanents whose replacement
+        effects change one event, first applied first (CR 616.1); may: whether to do a "you
+        may" instruction or pay a "you may pay" cost; discard_to_library: whether a discarded
+        card goes on top of the library instead (Library of Leng); cost_choice: the permanent
+        to sacrifice or card to discard for a cost; legend_rule: the legendary permanent to keep
+        (CR 704.5j)."""
     @property
     def options(self) -> list[Any]:
         """choose_cards: the ids to choose from; scry: the cards looked at (top first);
-        targets: object ids and ``{"player": p}`` entries; action: ``{"action": "pass"}``,
-        ``{"action": "play_land", "card": id}``, ``{"action": "cast", "card": id}`` (answer with
-        the index)."""
+        targets: object ids and ``{"player": p}`` entries; order: the ids to order; action:
+        ``{"action": "pass"}``, ``{"action": "play_land", "card": id}``, ``{"action": "cast",
+        "card": id}``, ``{"action": "activate", "source": id, "index": i}`` (answer with the
+        index)."""
     @property
     def min(self) -> int:
         """choose_cards/targets: the fewest to choose; number: the smallest."""
@@ -390,8 +405,11 @@ class Game:
         flashback: bool = False,
         sticker: bool | None = None,
         modes: Sequence[int] | None = None,
+        discard: int | None = None,
     ) -> int | None:
-        """The player with priority casts ``card`` (CR 601.2). ``kick``: whether (or how many
+        """The player with priority casts ``card`` (CR 601.2), from hand (or from the
+        graveyard with ``flashback`` or where a permission allows). ``discard``: the card to
+        discard for an additional "discard a card" cost. ``kick``: whether (or how many
         times, for multikicker) to pay each kicker ability — one value for the first, or a list
         (printed [A], [B], then granted sticker kicker). ``targets``: one entry per target of the
         spell. ``payment``: the mana sources to tap; automatic if omitted. ``modes``: the modes of
@@ -399,8 +417,8 @@ class Game:
         decisions for the caster. Returns the spell's id on the stack, or None when stopped at a
         decision. An illegal cast raises and changes nothing (CR 733)."""
     def play(self, until: str | int = "game_over", *, max_actions: int = 1000000) -> None:
-        """Plays on: whoever has priority chooses an action (pass, play a land, cast a spell) with
-        their policy; a manual player stops the game at an "action" decision. ``until``:
+        """Plays on: whoever has priority chooses an action (pass, play a land, cast a spell,
+        activate an ability) with their policy; a manual player stops the game at an "action" decision. ``until``:
         "game_over", "end_of_turn", a step name (its next beginning) or a turn number."""
     def priority_actions(self) -> list[dict[str, Any]]:
         """What the player with priority can do now: pass, lands to play, spells to cast."""

@@ -82,6 +82,13 @@ impl Game {
     /// stack. Illegal activations change nothing (CR 733).
     pub fn activate_with(&mut self, source: ObjId, index: usize, opts: ActivateOptions) -> Result<Progress> {
         self.ensure_idle()?;
+        let frame = self.activate_frame(source, index, opts)?;
+        self.perform(frame)
+    }
+
+    /// Checks that the activation may begin (CR 602.2, 602.5) and sets it up; nothing changes
+    /// yet.
+    pub(crate) fn activate_frame(&self, source: ObjId, index: usize, opts: ActivateOptions) -> Result<Frame> {
         let p = self.priority.ok_or_else(|| illegal("nobody has priority, so no ability can be activated now (CR 117)"))?;
         let slot = self.slot_of(source)?;
         let def = self.def_of_slot(slot).clone();
@@ -89,6 +96,23 @@ impl Game {
             invalid(format!("{} has {} activated abilit{} (not counting mana abilities), no ability {index}", def.name, def.rules.activated.len(), if def.rules.activated.len() == 1 { "y" } else { "ies" }))
         })?;
         self.check_activation(p, slot, ability)?;
+        // What can be told now is checked now, before any decision is asked (CR 602.2).
+        let mine: Vec<u32> = self.battlefield.iter().copied().filter(|&s| self.objects[s as usize].controller == p).collect();
+        for (filter, zone, what) in [(&ability.cost.sacrifice, &mine, "controls no"), (&ability.cost.discard, &self.players[p as usize].hand, "has in hand no")] {
+            if let Some(f) = filter {
+                let cf = CardFilter::parse(f).expect("validated when the card was loaded");
+                if !zone.iter().any(|&s| s != slot && cf.matches(self.def_of_slot(s))) {
+                    return Err(Error::CannotPay(format!("player {p} {what} {f} to pay for this ability of {}", def.name)));
+                }
+            }
+        }
+        if let Some(i) = ability.targets.iter().position(|t| !t.up_to && (self.target_options(t, p, None).len() as u32) < t.count) {
+            return Err(illegal(format!("this ability of {} has too few legal targets for target {i} (CR 601.2c)", def.name)));
+        }
+        if !self.ability_mana_payable(p, slot, ability) {
+            let to_pay = self.ability_mana(p, ability, 0);
+            return Err(crate::cost::cannot_pay(&to_pay.symbols, "not enough untapped mana sources and mana in the pool"));
+        }
         if let Some(x) = opts.x {
             if !ability.cost.has_x() {
                 return Err(invalid(format!("this ability of {} has no X in its cost", def.name)));
@@ -96,7 +120,45 @@ impl Game {
             crate::game::check_count(x as i64, "X")?;
         }
         let frame = ActivateProc { player: p, source, index: index as u16, opts, stage: Stage::X, asked: false, x: 0, targets: Vec::new(), sacrifice: None, discard: None, discard_hidden: false };
-        self.perform(Frame::Activate(Box::new(frame)))
+        Ok(Frame::Activate(Box::new(frame)))
+    }
+
+    /// Whether `p` could activate ability `index` of the object in `slot` now and pay for it
+    /// (with X = 0): a priority action to offer.
+    pub(crate) fn could_activate(&self, p: u8, slot: u32, index: usize) -> bool {
+        let def = self.def_of_slot(slot);
+        let a = &def.rules.activated[index];
+        if self.check_activation(p, slot, a).is_err() {
+            return false;
+        }
+        if a.targets.iter().any(|t| !t.up_to && (self.target_options(t, p, None).len() as u32) < t.count) {
+            return false;
+        }
+        let has = |filter: &Option<String>, zone: &[u32]| {
+            filter.as_ref().is_none_or(|f| {
+                let f = CardFilter::parse(f).expect("validated when the card was loaded");
+                zone.iter().any(|&s| s != slot && f.matches(self.def_of_slot(s)))
+            })
+        };
+        let mine: Vec<u32> = self.battlefield.iter().copied().filter(|&s| self.objects[s as usize].controller == p).collect();
+        if !has(&a.cost.sacrifice, &mine) || !has(&a.cost.discard, &self.players[p as usize].hand) {
+            return false;
+        }
+        self.ability_mana_payable(p, slot, a)
+    }
+
+    /// Whether the mana part of the cost (with X = 0) can be paid from `p`'s pool and untapped
+    /// sources (not counting the source itself if the cost taps or untaps it).
+    fn ability_mana_payable(&self, p: u8, slot: u32, a: &ActivatedAbility) -> bool {
+        let to_pay = self.ability_mana(p, a, 0);
+        if to_pay.symbols.is_empty() {
+            return true;
+        }
+        let mut sources = self.mana_sources(p);
+        if a.cost.tap || a.cost.untap {
+            sources.retain(|s| s.id != self.id_of(slot).0);
+        }
+        solve(&to_pay, &self.players[p as usize].pool, &sources).is_some()
     }
 
     /// Whether `p` may begin to activate this ability of the object in `slot` now.
@@ -161,7 +223,8 @@ impl Game {
     pub(crate) fn put_ability_object(&mut self, controller: u8, def: u32, source_slot: u32, source: ObjId, ability: AbilityRef) -> ObjId {
         let slot = self.objects.len() as u32;
         let zone = Zone { kind: ZoneKind::Stack, player: controller };
-        self.objects.push(Object { def, generation: 0, owner: controller, controller, zone, tapped: false, damage: 0, cast: Default::default(), kind: ObjectKind::Ability, flags: 0, entered: 0 });
+        let flags = Object::flags_of(&self.defs[def as usize]);
+        self.objects.push(Object { def, generation: 0, owner: controller, controller, zone, tapped: false, damage: 0, cast: Default::default(), kind: ObjectKind::Ability, flags, entered: 0 });
         self.stack.push(slot);
         self.stack_items.push(StackItem { slot, controller, targets: Vec::new(), ability: Some((ability, source_slot, source)), delayed: None, sacrificed_power: 0, triggering: None });
         ObjId::new(slot, 0)
@@ -251,7 +314,7 @@ impl ActivateProc {
                         continue;
                     }
                     let spec = &ability.targets[i];
-                    let options = g.target_options(spec.kind, self.player, None);
+                    let options = g.target_options(spec, self.player, None);
                     let min = if spec.up_to { 0 } else { spec.count };
                     let max = spec.count.min(options.len() as u32);
                     if (options.len() as u32) < min {

@@ -233,6 +233,11 @@ fn validate_effects(effects: &[Effect], targets: usize, path: &str) -> std::resu
                 crate::filter::CardFilter::parse(filter).map_err(|x| (format!("{here}.filter"), x.to_string()))?;
             }
             Effect::May { then } | Effect::MayPay { then, .. } => validate_effects(then, targets, &format!("{here}.then"))?,
+            Effect::If { cond: Condition::RememberedIs(f), then, otherwise } => {
+                crate::filter::CardFilter::parse(f).map_err(|x| (format!("{here}.cond"), x.to_string()))?;
+                validate_effects(then, targets, &format!("{here}.then"))?;
+                validate_effects(otherwise, targets, &format!("{here}.else"))?;
+            }
             Effect::Draw { count: a, .. }
             | Effect::Mill { count: a, .. }
             | Effect::PutCounters { count: a, .. }
@@ -288,6 +293,15 @@ impl CardDef {
                 | StaticAbility::DiscardToLibraryTop { .. } => continue,
             };
             crate::filter::CardFilter::parse(filter).map_err(|e| err(&format!("rules.static[{i}].filter"), e.to_string()))?;
+        }
+        let all_targets = rules.targets.iter().map(|t| ("rules.targets", t)).chain(rules.activated.iter().flat_map(|a| a.targets.iter().map(|t| ("rules.activated.targets", t)))).chain(rules.triggers.iter().flat_map(|a| a.targets.iter().map(|t| ("rules.triggers.targets", t))));
+        for (field, t) in all_targets {
+            if let Some(f) = &t.filter {
+                crate::filter::CardFilter::parse(f).map_err(|x| err(&format!("{field}.filter"), x.to_string()))?;
+            }
+        }
+        if let Some(f) = &rules.additional_discard {
+            crate::filter::CardFilter::parse(f).map_err(|x| err("rules.additional_discard", x.to_string()))?;
         }
         validate_effects(&rules.spell, rules.targets.len(), "rules.spell").map_err(|(f, why)| err(&f, why))?;
         validate_effects(&rules.as_enters, 0, "rules.as_enters").map_err(|(f, why)| err(&f, why))?;
@@ -446,7 +460,22 @@ impl CardDb {
             })?;
             db.insert(CardDef::from_record(record)?)?;
         }
+        db.check_tokens()?;
         Ok(db)
+    }
+
+    /// Every token a card creates is defined in this database as a token (CR 111.4).
+    pub fn check_tokens(&self) -> Result<()> {
+        for def in &self.order {
+            for name in token_names(&def.rules) {
+                match self.by_name.get(name.as_str()) {
+                    Some(t) if t.token => {}
+                    Some(_) => return Err(Error::InvalidCard { card: def.name.to_string(), field: "rules".into(), reason: format!("creates a {name:?} token, but {name:?} is defined as a card, not a token (\"token\": true)") }),
+                    None => return Err(Error::InvalidCard { card: def.name.to_string(), field: "rules".into(), reason: format!("creates a {name:?} token, and no token by that name is defined") }),
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Adds a definition; a second card with the same name is an error.
@@ -528,6 +557,8 @@ mod tests {
             toughness: None,
             loyalty: None,
             rules: None,
+            colors: None,
+            token: false,
         };
         match CardDef::from_record(rec("{Q}", "Instant")) {
             Err(Error::InvalidCard { card, field, .. }) => assert_eq!((card.as_str(), field.as_str()), ("Bad", "mana_cost")),

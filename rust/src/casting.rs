@@ -45,6 +45,8 @@ pub struct CastOptions {
     pub sticker: Option<bool>,
     /// The modes to choose, by index (CR 700.2).
     pub modes: Option<Vec<u32>>,
+    /// The card to discard for an additional "discard a card" cost (CR 601.2b).
+    pub discard: Option<ObjId>,
 }
 
 /// Which cost the spell is cast for (CR 601.2b, 118.9): read from its card when needed.
@@ -79,6 +81,8 @@ enum Stage {
     Kicker(usize),
     X,
     Targets(usize),
+    /// The card to discard for an additional cost (CR 601.2b; paid at 601.2h).
+    Discard,
     Pay,
     Sticker,
 }
@@ -107,6 +111,9 @@ pub(crate) struct CastProc {
     asked: bool,
     /// The spell once it is on the stack.
     spell: Option<ObjId>,
+    /// The card chosen to discard for an additional cost.
+    #[serde(default)]
+    discard: Option<ObjId>,
 }
 
 impl Game {
@@ -206,6 +213,7 @@ impl Game {
             stage: Stage::Modes,
             asked: false,
             spell: None,
+            discard: None,
         };
         Ok(Frame::Cast(Box::new(proc)))
     }
@@ -383,7 +391,7 @@ impl CastProc {
                 Stage::Targets(i) => {
                     let def = g.defs[g.objects[self.card.slot() as usize].def as usize].clone();
                     if i >= def.rules.targets.len() {
-                        self.stage = Stage::Sticker;
+                        self.stage = Stage::Discard;
                         continue;
                     }
                     let spec = &def.rules.targets[i];
@@ -414,7 +422,7 @@ impl CastProc {
                         self.stage = Stage::Targets(i + 1);
                         continue;
                     }
-                    let options = g.target_options(spec.kind, self.caster, None);
+                    let options = g.target_options(spec, self.caster, None);
                     let min = if spec.up_to { 0 } else { spec.count };
                     let max = spec.count.min(options.len() as u32);
                     if (options.len() as u32) < min {
@@ -430,6 +438,35 @@ impl CastProc {
                         continue;
                     }
                     return self.ask(Purpose::Targets { index: i as u8 }, Choice::Targets { options, min, max });
+                }
+                Stage::Discard => {
+                    let def = g.defs[self.def as usize].clone();
+                    let Some(filter) = &def.rules.additional_discard else {
+                        self.stage = Stage::Sticker;
+                        continue;
+                    };
+                    let filter = crate::filter::CardFilter::parse(filter).expect("validated when the card was loaded");
+                    let hand = &g.players[self.caster as usize].hand;
+                    let options: Vec<ObjId> = hand.iter().filter(|&&s| s != self.card.slot() && filter.matches(g.def_of_slot(s))).map(|&s| g.id_of(s)).collect();
+                    if self.asked {
+                        self.asked = false;
+                        let Answer::Cards { cards } = g.take_answer() else { unreachable!("validated") };
+                        self.discard = cards.first().copied();
+                        self.stage = Stage::Sticker;
+                        continue;
+                    }
+                    if let Some(given) = self.opts.discard {
+                        if !options.contains(&given) {
+                            return Step::Fail(illegal(format!("object {} is not a {filter} card in player {}'s hand, so it can't be discarded to cast {}", given.0, self.caster, def.name)));
+                        }
+                        self.discard = Some(given);
+                        self.stage = Stage::Sticker;
+                        continue;
+                    }
+                    if options.is_empty() {
+                        return Step::Fail(Error::CannotPay(format!("{} needs a {filter} card to discard as an additional cost, and player {}'s hand has none", def.name, self.caster)));
+                    }
+                    return self.ask(Purpose::CostChoice, Choice::Cards { options, min: 1, max: 1 });
                 }
                 // CR 601.2f–h: lock in the total cost and pay it.
                 Stage::Pay => {
@@ -519,6 +556,9 @@ impl CastProc {
         o.cast = cast;
         g.stack_items.push(StackItem { slot, controller: self.caster, targets: self.targets.clone(), ability: None, delayed: None, sacrificed_power: 0, triggering: None });
         self.spell = Some(spell);
+        if let Some(d) = self.discard {
+            g.discard_one(self.caster, d.slot(), Some(self.caster), false, false, false);
+        }
     }
 
     fn put_sticker(&self, g: &mut Game, yes: bool) {
@@ -546,7 +586,8 @@ impl CastProc {
 
 impl Game {
     /// The total cost of casting `card` now with these kicks and X (CR 601.2f), and whether
-    /// `p`'s untapped sources and pool could pay it — without casting anything.
+    /// `p`'s untapped sources and pool could pay it — without casting anything. For a spree
+    /// spell it includes its cheapest mode's cost, since at least one mode must be chosen.
     pub fn cost_of(&self, card: ObjId, kicks: &[u32], x: u32) -> Result<(Vec<ManaSymbol>, bool)> {
         let slot = self.slot_of(card)?;
         let p = self.objects[slot as usize].owner;
@@ -557,7 +598,16 @@ impl Game {
             return Err(invalid(format!("{} has {count} kicker abilities here, not {}", def.name, kicks.len())));
         }
         let (up, down) = self.spell_cost_changes(p, def);
-        let symbols = total_cost(def.mana_cost.symbols(), def.rules.kicker.iter().chain(&granted), kicks, x, up, down);
+        let mut symbols = total_cost(def.mana_cost.symbols(), def.rules.kicker.iter().chain(&granted), kicks, x, up, down);
+        // A spree spell needs at least one mode, and so its additional cost: the cheapest
+        // (CR 702.172a).
+        if def.rules.choose.is_some_and(|[min, _]| min > 0) {
+            if let Some(cheapest) = def.rules.modes.iter().filter_map(|m| m.cost.as_ref()).min_by_key(|c| c.mana_value()) {
+                if def.rules.modes.iter().all(|m| m.cost.is_some()) {
+                    symbols.extend_from_slice(cheapest.symbols());
+                }
+            }
+        }
         let cost = CostToPay { symbols, x: 0, life_available: self.players[p as usize].life as i64 };
         let payable = solve(&cost, &self.players[p as usize].pool, &self.mana_sources(p)).is_some();
         Ok((cost.symbols, payable))

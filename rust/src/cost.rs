@@ -102,6 +102,7 @@ impl Game {
             self.objects[slot as usize].tapped = true;
             let source = crate::object::ObjId(id);
             self.log.push_with(|| Event::ManaAdded { player: p, source, mana: ty.to_string() });
+            self.sacrifice_if_mana_ability_says(slot);
         }
         self.players[p as usize].pool = payment.leftover.clone();
         if payment.life > 0 {
@@ -134,7 +135,17 @@ impl Game {
         self.players[p as usize].pool.add(ty, amount);
         self.passes = 0; // CR 117.3c: acting keeps priority; the round of passing starts over
         self.log.push_with(|| Event::ManaAdded { player: p, source, mana: ty.to_string().repeat(amount as usize) });
+        self.sacrifice_if_mana_ability_says(slot);
+        self.check_state_based_actions();
+        self.settle()?;
         Ok(())
+    }
+
+    /// "{T}, Sacrifice this: Add ..." (a Treasure): the sacrifice is part of the cost.
+    fn sacrifice_if_mana_ability_says(&mut self, slot: u32) {
+        if self.def_of_slot(slot).rules.mana.iter().any(|m| m.sacrifice) {
+            self.sacrifice(slot);
+        }
     }
 
     /// Whether `p` can pay this mana cost now from their pool and untapped sources (a "you

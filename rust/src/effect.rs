@@ -45,6 +45,9 @@ pub struct EffectCtx {
     /// Whether the last optional instruction was done ("if you do").
     #[serde(default)]
     pub did: bool,
+    /// Cards drawn so far by these instructions ("for each card drawn this way").
+    #[serde(default)]
+    pub drawn: u32,
 }
 
 /// A position in a card's instruction tree: the root list, then (index of an `If`, branch).
@@ -225,7 +228,9 @@ impl EffectProc {
             Effect::Draw { who, count } => {
                 for p in self.players(g, who) {
                     for _ in 0..self.amount(g, &count, p) {
-                        g.draw_one(p);
+                        if g.draw_one(p).is_some() {
+                            self.ctx.drawn += 1;
+                        }
                     }
                 }
                 None
@@ -426,14 +431,23 @@ impl EffectProc {
                 }
                 None
             }
-            Effect::ReturnRemembered => {
+            Effect::PutRememberedOntoBattlefield { tapped } => {
                 for id in std::mem::take(&mut self.ctx.remembered) {
                     let Ok(slot) = g.slot_of(id) else { continue }; // it left: a new object (CR 400.7)
                     let from = g.objects[slot as usize].zone;
                     let card = g.move_slot(slot, ZoneKind::Battlefield, Position::Top);
+                    g.objects[slot as usize].tapped = tapped;
                     let to = g.objects[slot as usize].zone;
                     g.entered_battlefield(slot);
                     g.log.push_with(|| Event::Moved { from_id: id, card, from, to });
+                }
+                None
+            }
+            Effect::Destroy { target } => {
+                for t in self.legal_targets(target).collect::<Vec<_>>() {
+                    if let TargetRef::Object(id) = t {
+                        g.put_into_graveyard_from_battlefield(id.slot());
+                    }
                 }
                 None
             }
@@ -576,6 +590,7 @@ impl EffectProc {
                 g.battlefield.iter().filter(|&&s| f.matches(g.def_of_slot(s))).count() as u32
             }
             Amount::Dynamic(Dynamic::SacrificedPower) => self.ctx.sacrificed_power.max(0) as u32,
+            Amount::Dynamic(Dynamic::DrawnThisWay) => self.ctx.drawn,
         }
     }
 
@@ -587,6 +602,10 @@ impl EffectProc {
             }),
             Condition::YourLibraryEmpty => g.players[self.ctx.controller as usize].library.is_empty(),
             Condition::YouDid => self.ctx.did,
+            Condition::RememberedIs(filter) => {
+                let f = CardFilter::parse(filter).expect("validated when the card was loaded");
+                self.ctx.remembered.iter().any(|&c| g.object(c).is_ok() && f.matches(g.def_of_slot(c.slot())))
+            }
             other => crate::stack::condition_on_cast(other, &self.ctx.cast),
         }
     }

@@ -435,6 +435,9 @@ impl Game {
             return Err(illegal("cards can't be put onto the stack directly; they get there by being cast"));
         }
         let defs = names.iter().map(|n| db.get(n).cloned()).collect::<Result<Vec<_>>>()?;
+        if let Some(t) = defs.iter().find(|d| d.token) {
+            return Err(invalid(format!("{} is a token: tokens are created by effects (CR 111.2), not added as cards", t.name)));
+        }
         // The tokens these cards create, so effects find their definitions in the game.
         let mut tokens = Vec::new();
         for def in &defs {

@@ -20,8 +20,12 @@ pub enum PriorityAction {
     Pass,
     /// Play this land (CR 305.1).
     PlayLand { card: ObjId },
-    /// Cast this spell from hand (CR 601); its own choices follow as decisions.
+    /// Cast this spell from hand, or from the graveyard where a permission allows (CR 601);
+    /// its own choices follow as decisions.
     Cast { card: ObjId },
+    /// Activate ability `index` of `source` (CR 602), cycling included; its choices follow as
+    /// decisions.
+    Activate { source: ObjId, index: u16 },
 }
 
 /// Where a [`Game::play`] started, to tell when it has got where it was going.
@@ -54,14 +58,33 @@ pub enum Until {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct PriorityProc {
     options: Vec<PriorityAction>,
+    /// Set while the chosen action runs above this frame: if it turns out illegal (a cost
+    /// that can't be paid after the choices made), it is reversed and the player, who keeps
+    /// priority (CR 733.2), chooses again without it.
+    #[serde(default)]
+    running: Option<PriorityAction>,
+    /// Actions already tried and reversed at this priority.
+    #[serde(default)]
+    failed: Vec<PriorityAction>,
 }
 
 impl PriorityProc {
-    pub(crate) fn step(self, g: &mut Game) -> Step {
+    pub(crate) fn new() -> PriorityProc {
+        PriorityProc { options: Vec::new(), running: None, failed: Vec::new() }
+    }
+
+    pub(crate) fn step(mut self, g: &mut Game) -> Step {
+        if self.running.is_some() {
+            return Step::Done; // the chosen action finished
+        }
         if !self.options.is_empty() {
             let Answer::Action { index } = g.take_answer() else { unreachable!("validated") };
-            return match g.take_action(self.options[index as usize]) {
+            let action = self.options[index as usize];
+            return match g.take_action(action) {
                 Ok(Some(frame)) => {
+                    self.options.clear();
+                    self.running = Some(action);
+                    g.frames.push(Frame::Priority(self));
                     g.frames.push(frame);
                     Step::Done
                 }
@@ -70,9 +93,19 @@ impl PriorityProc {
             };
         }
         let Some(p) = g.priority else { return Step::Done };
-        let options = g.priority_actions(p);
+        let mut options = g.priority_actions(p);
+        options.retain(|a| !self.failed.contains(a));
         let d = Decision { player: p, purpose: Purpose::Priority, choice: Choice::Actions { options: options.clone() } };
-        Step::Ask(Frame::Priority(PriorityProc { options }), d)
+        self.options = options;
+        Step::Ask(Frame::Priority(self), d)
+    }
+
+    /// The action running above this frame failed: it is reversed, and the player chooses
+    /// again. `None` if this frame wasn't running one.
+    pub(crate) fn retry(mut self) -> Option<PriorityProc> {
+        let action = self.running.take()?;
+        self.failed.push(action);
+        Some(self)
     }
 }
 
@@ -99,12 +132,41 @@ impl Game {
             if !(fast || sorcery_time) {
                 continue;
             }
-            let required_targets_exist = def.rules.targets.iter().filter(|t| t.if_kicked.is_none() && !t.up_to).all(|t| self.target_options(t.kind, p, None).len() as u32 >= t.count);
-            if required_targets_exist && self.cost_of(card, &[], 0).is_ok_and(|(_, payable)| payable) {
+            if self.could_cast(p, slot) {
                 out.push(PriorityAction::Cast { card });
             }
         }
+        // Cards a permission lets them cast from their graveyard.
+        if self.statics_in_play() {
+            for &slot in &self.players[p as usize].graveyard {
+                let def = self.def_of_slot(slot);
+                let fast = def.is(CardType::Instant) || def.rules.flash;
+                if !def.is(CardType::Land) && (fast || sorcery_time) && self.may_cast_from_graveyard(p, def) && self.could_cast(p, slot) {
+                    out.push(PriorityAction::Cast { card: self.id_of(slot) });
+                }
+            }
+        }
+        // Activated abilities they could begin and pay for: cycling in hand, permanents'.
+        for &slot in hand.iter().chain(self.battlefield.iter()) {
+            for i in 0..self.def_of_slot(slot).rules.activated.len() {
+                if self.could_activate(p, slot, i) {
+                    out.push(PriorityAction::Activate { source: self.id_of(slot), index: i as u16 });
+                }
+            }
+        }
         out
+    }
+
+    /// Whether `p` could cast the card in `slot` now as far as targets and costs go (unkicked,
+    /// with no X): required targets exist, an additional discard can be made, the cost paid.
+    fn could_cast(&self, p: u8, slot: u32) -> bool {
+        let def = self.def_of_slot(slot);
+        let required_targets_exist = def.rules.targets.iter().filter(|t| t.if_kicked.is_none() && !t.up_to && t.mode.is_none()).all(|t| self.target_options(t, p, None).len() as u32 >= t.count);
+        let discard_ok = def.rules.additional_discard.as_ref().is_none_or(|f| {
+            let f = crate::filter::CardFilter::parse(f).expect("validated when the card was loaded");
+            self.players[p as usize].hand.iter().any(|&s| s != slot && f.matches(self.def_of_slot(s)))
+        });
+        required_targets_exist && discard_ok && self.cost_of(self.id_of(slot), &[], 0).is_ok_and(|(_, payable)| payable)
     }
 
     /// Carries out a chosen priority action; returns the work it starts.
@@ -113,6 +175,7 @@ impl Game {
             PriorityAction::Pass => self.pass_inner(),
             PriorityAction::PlayLand { card } => self.play_land_inner(card).map(|_| None),
             PriorityAction::Cast { card } => self.cast_frame(card, CastOptions::default()).map(Some),
+            PriorityAction::Activate { source, index } => self.activate_frame(source, index as usize, Default::default()).map(Some),
         }
     }
 
@@ -157,7 +220,7 @@ impl Game {
         if self.priority.is_none() {
             return Err(invalid("nobody has priority, so the game can't go on from here"));
         }
-        self.perform(Frame::Priority(PriorityProc { options: Vec::new() }))
+        self.perform(Frame::Priority(PriorityProc::new()))
     }
 }
 
@@ -167,6 +230,7 @@ impl std::fmt::Display for PriorityAction {
             PriorityAction::Pass => f.write_str("pass"),
             PriorityAction::PlayLand { card } => write!(f, "play land {}", card.0),
             PriorityAction::Cast { card } => write!(f, "cast {}", card.0),
+            PriorityAction::Activate { source, index } => write!(f, "activate ability {index} of {}", source.0),
         }
     }
 }

@@ -75,7 +75,22 @@ impl Game {
                 }
                 match frame.step(self) {
                     Step::Done => {}
-                    Step::Fail(e) => return Err(e),
+                    Step::Fail(e) => {
+                        // An action a player chose with priority turned out illegal: reversed
+                        // (its frames change nothing before they fail), and the player chooses
+                        // again (CR 733.2). Anything else: the caller's action fails.
+                        let retry = match self.frames.last() {
+                            Some(Frame::Priority(p)) if !self.strict => p.clone().retry(),
+                            _ => None,
+                        };
+                        match retry {
+                            Some(p) => {
+                                self.frames.pop();
+                                self.frames.push(Frame::Priority(p));
+                            }
+                            None => return Err(e),
+                        }
+                    }
                     Step::Ask(frame, decision) => {
                         self.frames.push(frame);
                         let answer = match decision.forced_answer() {

@@ -1097,7 +1097,7 @@ impl PyGame {
     fn next_turn(slf: &Bound<'_, Self>) -> PyResult<()> {
         Self::act(slf, |g| g.next_turn()).map(|_| ())
     }
-    #[pyo3(signature = (card, *, kick = None, x = None, targets = None, payment = None, without_paying = false, flashback = false, sticker = None, modes = None))]
+    #[pyo3(signature = (card, *, kick = None, x = None, targets = None, payment = None, without_paying = false, flashback = false, sticker = None, modes = None, discard = None))]
     #[allow(clippy::too_many_arguments)]
     fn cast(
         slf: &Bound<'_, Self>,
@@ -1110,6 +1110,7 @@ impl PyGame {
         flashback: bool,
         sticker: Option<bool>,
         modes: Option<Vec<u32>>,
+        discard: Option<Int>,
     ) -> PyResult<Option<u64>> {
         let x = match x {
             Some(Int(v)) if v < 0 => return Err(to_py(invalid(format!("X can't be negative ({v})")))),
@@ -1125,6 +1126,7 @@ impl PyGame {
             flashback,
             sticker,
             modes,
+            discard: discard.map(|i| obj(i.0)).transpose()?,
         };
         let card = obj(card.0)?;
         Ok(Self::act(slf, |g| g.cast(card, opts))?.and_then(|v| v.first().copied()))
@@ -1409,7 +1411,7 @@ fn card(name: &str) -> PyResult<PyCardDef> {
 
 #[pyfunction]
 fn card_names() -> Vec<String> {
-    CardDb::builtin().iter().map(|d| d.name.to_string()).collect()
+    CardDb::builtin().iter().filter(|d| !d.token).map(|d| d.name.to_string()).collect()
 }
 
 #[pyfunction(name = "derive_seed")]

@@ -60,6 +60,9 @@ pub enum Dynamic {
     /// The power of the permanent sacrificed to pay the cost, as it last existed on the
     /// battlefield (CR 608.2h).
     SacrificedPower,
+    /// The number of cards drawn earlier by these instructions ("a card for each card drawn
+    /// this way").
+    DrawnThisWay,
 }
 
 /// A condition of an "if" instruction or of an "enters with" replacement.
@@ -78,6 +81,8 @@ pub enum Condition {
     YourLibraryEmpty,
     /// "If you do": the last optional instruction (a "you may" or a "you may pay") was done.
     YouDid,
+    /// "If it's a [filter] card": the remembered (revealed) card matches.
+    RememberedIs(String),
 }
 
 /// What a target may be (CR 115).
@@ -115,6 +120,10 @@ pub struct TargetSpec {
     /// Chosen only if this mode was chosen (CR 601.2c).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mode: Option<usize>,
+    /// A further description an object target must match ("target Sliver", "target
+    /// artifact").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filter: Option<String>,
 }
 
 /// Which kicking a kicked-only target needs.
@@ -265,7 +274,12 @@ pub enum Effect {
     ExileAllGraveyards,
     /// Put the remembered cards onto the battlefield under their owners' control, each only if
     /// it is still the same object (CR 400.7).
-    ReturnRemembered,
+    PutRememberedOntoBattlefield {
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        tapped: bool,
+    },
+    /// Destroy what was chosen for a target (CR 701.8): to its owner's graveyard.
+    Destroy { target: usize },
     /// The controller wins the game (CR 104.2b).
     WinGame,
     /// Reveal the top `count` cards of the controller's library; they are remembered.
@@ -504,6 +518,9 @@ pub struct ManaAbility {
     pub produce: Vec<String>,
     #[serde(default = "one_amount")]
     pub amount: Amount,
+    /// "{T}, Sacrifice this: Add ..." (a Treasure).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sacrifice: bool,
 }
 
 fn one_amount() -> Amount {
@@ -603,6 +620,9 @@ pub struct CardRules {
     /// How many modes may be chosen: `[min, max]` ("choose one" is [1, 1]; spree [1, n]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub choose: Option<[u32; 2]>,
+    /// "As an additional cost to cast this spell, discard a [filter] card" (CR 601.2b, f-h).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub additional_discard: Option<String>,
     /// Targets of the spell, numbered from 0 in the instructions.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub targets: Vec<TargetSpec>,

@@ -20,9 +20,7 @@ impl Game {
         game.check_invariants().map_err(|e| Error::Snapshot(e.to_string()))?;
         // The per-object cache of printed-type flags is derived data: rebuild it.
         for o in &mut game.objects {
-            if o.kind != crate::object::ObjectKind::Ability {
-                o.flags = crate::object::Object::flags_of(&game.defs[o.def as usize]);
-            }
+            o.flags = crate::object::Object::flags_of(&game.defs[o.def as usize]);
         }
         Ok(game)
     }

@@ -90,6 +90,7 @@ impl ResolveProc {
                 remembered: Vec::new(),
                 sacrificed_power: item.sacrificed_power,
                 did: false,
+                drawn: 0,
             };
             g.frames.push(Frame::Resolve(ResolveProc { finishing: Some(slot) }));
             let proc = match delayed {
@@ -132,6 +133,7 @@ impl ResolveProc {
             remembered: Vec::new(),
             sacrificed_power: 0,
             did: false,
+                drawn: 0,
         };
         g.frames.push(Frame::Resolve(ResolveProc { finishing: Some(slot) }));
         // The spell's own instructions, then each chosen mode's in printed order (CR 700.2).
@@ -151,8 +153,7 @@ impl Game {
         let mut legal: Vec<Vec<bool>> = Vec::with_capacity(chosen.len());
         let (mut any_target, mut any_legal) = (false, false);
         for (i, row) in chosen.iter().enumerate() {
-            let kind = specs[i].kind;
-            let row: Vec<bool> = row.iter().map(|&t| self.target_is_legal(kind, t, controller, source)).collect();
+            let row: Vec<bool> = row.iter().map(|&t| self.target_is_legal(&specs[i], t, controller, source)).collect();
             any_target |= !row.is_empty();
             any_legal |= row.iter().any(|&b| b);
             legal.push(row);
@@ -222,7 +223,7 @@ impl Game {
         if !def.rules.as_enters.is_empty() {
             // CR 614.1c: done as it enters, before state-based actions (which run after the
             // whole resolution) look at it.
-            let ctx = EffectCtx { controller: item.controller, source: slot, source_id: card, cast, targets: Vec::new(), legal: Vec::new(), milled: Vec::new(), triggering: None, remembered: Vec::new(), sacrificed_power: 0, did: false };
+            let ctx = EffectCtx { controller: item.controller, source: slot, source_id: card, cast, targets: Vec::new(), legal: Vec::new(), milled: Vec::new(), triggering: None, remembered: Vec::new(), sacrificed_power: 0, did: false, drawn: 0 };
             self.frames.push(Frame::Effect(Box::new(EffectProc::as_enters(self.objects[slot as usize].def, ctx))));
         }
     }
@@ -289,6 +290,6 @@ pub(crate) fn condition_on_cast(c: &Condition, cast: &CastInfo) -> bool {
         Condition::Kicked => cast.printed_kicks() > 0,
         Condition::NotKicked => cast.printed_kicks() == 0,
         Condition::KickedWith(i) => cast.kicks.get(*i).is_some_and(|&k| k > 0),
-        Condition::TargetKicked(_) | Condition::YourLibraryEmpty | Condition::YouDid => false,
+        Condition::TargetKicked(_) | Condition::YourLibraryEmpty | Condition::YouDid | Condition::RememberedIs(_) => false,
     }
 }

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::card::CardType;
 use crate::game::Game;
 use crate::object::ObjId;
-use crate::rules::TargetKind;
+use crate::rules::{TargetKind, TargetSpec};
 use crate::zone::ZoneKind;
 
 /// A chosen target: a player, or an object as the object it was when chosen (a new object
@@ -40,9 +40,10 @@ impl fmt::Display for TargetRef {
 }
 
 impl Game {
-    /// Whether `t` is a legal choice for a target of this kind for a spell controlled by
+    /// Whether `t` is a legal choice for a target like this for a spell controlled by
     /// `controller`, with `source` the spell's own slot (a spell can't target itself, 115.5).
-    pub(crate) fn target_is_legal(&self, kind: TargetKind, t: TargetRef, controller: u8, source: Option<u32>) -> bool {
+    pub(crate) fn target_is_legal(&self, spec: &TargetSpec, t: TargetRef, controller: u8, source: Option<u32>) -> bool {
+        let kind = spec.kind;
         match t {
             TargetRef::Player(p) => {
                 let in_game = (p as usize) < self.players.len() && self.players[p as usize].lost.is_none();
@@ -55,6 +56,11 @@ impl Game {
                 }
                 let o = &self.objects[slot as usize];
                 let def = &self.defs[o.def as usize];
+                if let Some(f) = &spec.filter {
+                    if !crate::filter::CardFilter::parse(f).expect("validated when the card was loaded").matches(def) {
+                        return false;
+                    }
+                }
                 match kind {
                     TargetKind::Spell => o.zone.kind == ZoneKind::Stack,
                     TargetKind::Creature => o.zone.kind == ZoneKind::Battlefield && def.is(CardType::Creature),
@@ -70,18 +76,19 @@ impl Game {
     }
 
     /// Every legal choice for a target of this kind, players first, then objects.
-    pub(crate) fn target_options(&self, kind: TargetKind, controller: u8, source: Option<u32>) -> Vec<TargetRef> {
+    pub(crate) fn target_options(&self, spec: &TargetSpec, controller: u8, source: Option<u32>) -> Vec<TargetRef> {
+        let kind = spec.kind;
         let mut out = Vec::new();
         for p in 0..self.players.len() as u8 {
             let t = TargetRef::Player(p);
-            if self.target_is_legal(kind, t, controller, source) {
+            if self.target_is_legal(spec, t, controller, source) {
                 out.push(t);
             }
         }
         let zone = if kind == TargetKind::Spell { &self.stack } else { &self.battlefield };
         for &slot in zone.iter().rev() {
             let t = TargetRef::Object(self.id_of(slot));
-            if self.target_is_legal(kind, t, controller, source) {
+            if self.target_is_legal(spec, t, controller, source) {
                 out.push(t);
             }
         }

@@ -290,7 +290,7 @@ impl TriggerProc {
                 continue;
             }
             let spec = &specs[self.next_target];
-            let options = g.target_options(spec.kind, controller, None);
+            let options = g.target_options(spec, controller, None);
             let min = if spec.up_to { 0 } else { spec.count };
             if (options.len() as u32) < min {
                 // CR 603.3d: without legal targets it is removed from the stack.
