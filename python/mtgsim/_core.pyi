@@ -233,6 +233,12 @@ class Op:
     @staticmethod
     def resolve_top() -> Op: ...
     @staticmethod
+    def activate(source: int, index: int = 0) -> Op:
+        """The player with priority activates ability ``index`` of ``source``."""
+    @staticmethod
+    def cycle(card: int) -> Op:
+        """The player with priority cycles ``card`` (typecycling included)."""
+    @staticmethod
     def play_turn() -> Op:
         """The players' policies play until the current turn ends."""
     @staticmethod
@@ -517,4 +523,8 @@ class Game:
 
 def card(name: str) -> CardDef: ...
 def card_names() -> list[str]: ...
+def _floor_typecycling(repetitions: int) -> float:
+    """Seconds per repetition of typecycling done as straight-line code on plain vectors (find,
+    move, shuffle; no rules bookkeeping): the floor benchmarks compare against (GUIDE §8)."""
+
 def derive_seed(seed: int, index: int) -> int: ...

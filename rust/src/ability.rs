@@ -91,19 +91,22 @@ impl Game {
     pub(crate) fn activate_frame(&self, source: ObjId, index: usize, opts: ActivateOptions) -> Result<Frame> {
         let p = self.priority.ok_or_else(|| illegal("nobody has priority, so no ability can be activated now (CR 117)"))?;
         let slot = self.slot_of(source)?;
-        let def = self.def_of_slot(slot).clone();
+        let def = self.defs[self.objects[slot as usize].def as usize].clone();
         let ability = def.rules.activated.get(index).ok_or_else(|| {
             invalid(format!("{} has {} activated abilit{} (not counting mana abilities), no ability {index}", def.name, def.rules.activated.len(), if def.rules.activated.len() == 1 { "y" } else { "ies" }))
         })?;
         self.check_activation(p, slot, ability)?;
         // What can be told now is checked now, before any decision is asked (CR 602.2).
-        let mine: Vec<u32> = self.battlefield.iter().copied().filter(|&s| self.objects[s as usize].controller == p).collect();
-        for (filter, zone, what) in [(&ability.cost.sacrifice, &mine, "controls no"), (&ability.cost.discard, &self.players[p as usize].hand, "has in hand no")] {
-            if let Some(f) = filter {
-                let cf = CardFilter::parse(f).expect("validated when the card was loaded");
-                if !zone.iter().any(|&s| s != slot && cf.matches(self.def_of_slot(s))) {
-                    return Err(Error::CannotPay(format!("player {p} {what} {f} to pay for this ability of {}", def.name)));
-                }
+        if let Some(f) = &ability.cost.sacrifice {
+            let cf = CardFilter::parse(f).expect("validated when the card was loaded");
+            if !self.battlefield.iter().any(|&s| self.objects[s as usize].controller == p && cf.matches(self.def_of_slot(s))) {
+                return Err(Error::CannotPay(format!("player {p} controls no {f} to sacrifice for this ability of {}", def.name)));
+            }
+        }
+        if let Some(f) = &ability.cost.discard {
+            let cf = CardFilter::parse(f).expect("validated when the card was loaded");
+            if !self.players[p as usize].hand.iter().any(|&s| s != slot && cf.matches(self.def_of_slot(s))) {
+                return Err(Error::CannotPay(format!("player {p} has no {f} card in hand to discard for this ability of {}", def.name)));
             }
         }
         if let Some(i) = ability.targets.iter().position(|t| !t.up_to && (self.target_options(t, p, None).len() as u32) < t.count) {
@@ -273,7 +276,7 @@ impl ActivateProc {
 
     pub(crate) fn step(mut self, g: &mut Game) -> Step {
         let Ok(slot) = g.slot_of(self.source) else { return Step::Fail(Error::NoSuchObject(self.source.0)) };
-        let def = g.def_of_slot(slot).clone();
+        let def = g.defs[g.objects[slot as usize].def as usize].clone();
         let ability = &def.rules.activated[self.index as usize];
         let cost = &ability.cost;
         loop {
@@ -441,7 +444,7 @@ impl Game {
     /// triggers waits for priority (CR 602.2i).
     fn commit_activation(&mut self, a: &ActivateProc, slot: u32, payment: &crate::payment::Payment) -> ObjId {
         let p = a.player;
-        let def = self.def_of_slot(slot).clone();
+        let def = self.defs[self.objects[slot as usize].def as usize].clone();
         let ability = &def.rules.activated[a.index as usize];
         let cost = &ability.cost;
         let from_hidden = !self.objects[slot as usize].zone.kind.is_public();

@@ -26,6 +26,10 @@ pub enum Op {
     Scry { player: usize, n: i64 },
     /// The player with priority casts this card (automatic payment, policies for choices).
     Cast { card: ObjId, kicks: Option<Vec<u32>> },
+    /// The player with priority activates ability `index` of `source` (cycling included).
+    Activate { source: ObjId, index: usize },
+    /// The player with priority cycles this card (its first cycling ability).
+    Cycle { card: ObjId },
     /// Everyone passes until the top of the stack resolves.
     ResolveTop,
     /// The total cost of casting the card with these kicks, and whether it can be paid.
@@ -63,6 +67,8 @@ impl Game {
             Op::Search { player, spec } => self.search(*player, *player, spec.clone())?,
             Op::Scry { player, n } => self.scry(*player, *n)?,
             Op::Cast { card, kicks } => self.cast(*card, CastOptions { kicks: kicks.clone(), ..CastOptions::default() })?,
+            Op::Activate { source, index } => self.activate(*source, *index)?,
+            Op::Cycle { card } => self.cycle(*card)?,
             Op::ResolveTop => self.resolve_top()?,
             Op::PlayTurn => self.play(crate::play::Until::EndOfTurn, 100_000)?,
             Op::CostOf { card, kicks } => {
@@ -133,4 +139,27 @@ fn batch_error(rep: u64, op: &Op, e: Error) -> Error {
         Error::IllegalAction(m) => Error::IllegalAction(format!("repetition {rep}, {op:?}: {m}")),
         other => other,
     }
+}
+
+/// The floor the engine is measured against (GUIDE §8): typecycling done as straight-line
+/// code on plain vectors — find the first matching card in a 60-card library, move it to the
+/// hand, shuffle the library with the same generator — with none of the rules bookkeeping.
+/// Returns seconds per repetition, measured here so that ratios come from the same run.
+pub fn floor_typecycling(repetitions: u32) -> f64 {
+    let mut rng = Rng::new(1);
+    let is_island: Vec<bool> = (0..60).map(|i| i % 3 == 0).collect();
+    let template: Vec<u32> = (0..60).collect();
+    let mut library = template.clone();
+    let mut hand: Vec<u32> = Vec::with_capacity(8);
+    let start = std::time::Instant::now();
+    for _ in 0..repetitions {
+        library.clone_from(&template);
+        hand.clear();
+        if let Some(i) = library.iter().rposition(|&c| is_island[c as usize]) {
+            hand.push(library.remove(i));
+        }
+        rng.shuffle(&mut library);
+        std::hint::black_box((&library, &hand));
+    }
+    start.elapsed().as_secs_f64() / repetitions.max(1) as f64
 }

@@ -621,6 +621,16 @@ impl PyOp {
         PyOp(Op::ResolveTop)
     }
     #[staticmethod]
+    #[pyo3(signature = (source, index = Int(0)), text_signature = "(source, index=0)")]
+    fn activate(source: Int, index: Int) -> PyResult<PyOp> {
+        let index = usize::try_from(index.0).map_err(|_| to_py(invalid(format!("ability index {} is out of range", index.0))))?;
+        Ok(PyOp(Op::Activate { source: obj(source.0)?, index }))
+    }
+    #[staticmethod]
+    fn cycle(card: Int) -> PyResult<PyOp> {
+        Ok(PyOp(Op::Cycle { card: obj(card.0)? }))
+    }
+    #[staticmethod]
     fn play_turn() -> PyOp {
         PyOp(Op::PlayTurn)
     }
@@ -1414,6 +1424,12 @@ fn card_names() -> Vec<String> {
     CardDb::builtin().iter().filter(|d| !d.token).map(|d| d.name.to_string()).collect()
 }
 
+/// Seconds per repetition of typecycling done on plain vectors (the GUIDE §8 floor).
+#[pyfunction(name = "_floor_typecycling")]
+fn py_floor_typecycling(py: Python<'_>, repetitions: u32) -> f64 {
+    py.detach(|| crate::batch::floor_typecycling(repetitions))
+}
+
 #[pyfunction(name = "derive_seed")]
 fn py_derive_seed(seed: &Bound<'_, PyAny>, index: &Bound<'_, PyAny>) -> PyResult<u64> {
     Ok(derive_seed(self::seed(seed)?, self::seed(index)?))
@@ -1422,7 +1438,7 @@ fn py_derive_seed(seed: &Bound<'_, PyAny>, index: &Bound<'_, PyAny>) -> PyResult
 #[pymodule]
 mod _core {
     #[pymodule_export]
-    use super::{card, card_names, py_derive_seed, PyBatchResult, PyCardDef, PyDecision, PyGame, PyGameObject, PyOp, PyRng};
+    use super::{card, card_names, py_derive_seed, py_floor_typecycling, PyBatchResult, PyCardDef, PyDecision, PyGame, PyGameObject, PyOp, PyRng};
 
     #[pymodule_init]
     fn init(m: &pyo3::Bound<'_, pyo3::types::PyModule>) -> pyo3::PyResult<()> {

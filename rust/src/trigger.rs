@@ -152,7 +152,7 @@ impl Game {
     /// A card was cycled: its own "when you cycle this card", wherever it went (CR 702.29c),
     /// then permanents' "whenever a player cycles".
     pub(crate) fn fire_cycle(&mut self, player: u8, card_slot: u32) {
-        let def = self.def_of_slot(card_slot).clone();
+        let def = self.defs[self.objects[card_slot as usize].def as usize].clone();
         for (i, t) in def.rules.triggers.iter().enumerate() {
             if t.when == Trigger::CycleThis {
                 self.queue_trigger(card_slot, i, player, None);
@@ -170,7 +170,7 @@ impl Game {
     /// A permanent died (CR 700.4): its own "when this dies", looking back in time at the
     /// permanent it was (CR 603.10a). `controller` is who controlled it then.
     pub(crate) fn fire_dies(&mut self, card_slot: u32, controller: u8) {
-        let def = self.def_of_slot(card_slot).clone();
+        let def = self.defs[self.objects[card_slot as usize].def as usize].clone();
         for (i, t) in def.rules.triggers.iter().enumerate() {
             if t.when == Trigger::Dies {
                 self.queue_trigger(card_slot, i, controller, None);

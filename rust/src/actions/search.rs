@@ -112,7 +112,24 @@ impl SearchProc {
 
     fn ask_which(mut self, g: &mut Game) -> Step {
         let lib = &g.players[self.library as usize].library;
-        let options: Vec<ObjId> = lib.iter().rev().filter(|&&s| self.spec.filter.matches(g.def_of_slot(s))).map(|&s| g.id_of(s)).collect();
+        // A library holds few distinct cards: match each definition once.
+        let mut memo = [0u8; 64];
+        let mut options: Vec<ObjId> = Vec::new();
+        for &s in lib.iter().rev() {
+            let def = g.objects[s as usize].def as usize;
+            let hit = match memo.get_mut(def) {
+                Some(m) => {
+                    if *m == 0 {
+                        *m = 1 + self.spec.filter.matches(&g.defs[def]) as u8;
+                    }
+                    *m == 2
+                }
+                None => self.spec.filter.matches(&g.defs[def]),
+            };
+            if hit {
+                options.push(g.id_of(s));
+            }
+        }
         let max = self.spec.max.min(options.len() as u32);
         let min = if self.spec.filter.is_any() { max } else { 0 };
         self.stage = Stage::AskedWhichCards;
