@@ -81,8 +81,6 @@ def test_temple_of_malady_put_onto_the_battlefield_triggers_and_scries_on_resolu
     assert g.stack() == [] and g.pending is None and g.priority_player == 0
 
 
-@pytest.mark.xfail(strict=True, reason="Game.play_land leaves the land's triggers waiting: they go on the stack only at some later "
-                   "priority (here above a spell the player casts next) instead of before the player gets priority (CR 116.3, 117.5)")
 def test_playing_a_land_puts_its_triggers_on_the_stack_before_the_player_can_act():  # CR 116.3, 117.5, 603.3
     g = with_libraries(new_game())
     g.add_cards(0, "battlefield", ["Mountain"])
@@ -368,9 +366,6 @@ def test_veteran_explorer_sacrificed_triggers_above_the_altar_ability():  # CR 6
     assert kinds(g.events).index("ability_activated") < kinds(g.events).index("ability_triggered")
 
 
-@pytest.mark.xfail(strict=True, reason="'each player may search' (Effect::Search with who=each_player) gives the active player "
-                   "every search after the first (players.iter().rev().skip(1) skips the last player instead of the first): "
-                   "player 0 searches twice and player 1 never")
 def test_veteran_explorer_each_player_may_search_active_player_first():  # CR 101.4, 701.23, 603.10a
     g, vet, altar, crab, lib0, lib1 = explorer_game()
     g.activate(altar, 0, targets=[[{"player": 1}]], sacrifice=vet)
@@ -418,8 +413,6 @@ def test_veteran_explorer_exiled_by_rest_in_peace_does_not_die_and_does_not_trig
     assert names(g, g.exile()) == ["Veteran Explorer"] and g.graveyard(0) == []
 
 
-@pytest.mark.xfail(strict=True, reason="a creature put into the graveyard by the state-based action for lethal damage is moved "
-                   "directly (damage.rs permanent_sbas): its 'when this dies' ability never triggers")
 def test_veteran_explorer_dying_to_lethal_damage_triggers():  # CR 704.5g, 700.4, 603.10a
     g, vet, _, _, _, _ = explorer_game()
     g.add_cards(0, "battlefield", ["Mountain"])
@@ -686,9 +679,6 @@ def test_a_permanent_entering_untapped_does_not_become_untapped():  # CR 603.2e
     assert g.stack() == [] and triggered(g) == []
 
 
-@pytest.mark.xfail(strict=True, reason="Mesmeric Orb's 'that permanent's controller' finds nobody once the permanent has left "
-                   "the battlefield (Who::TriggeringController needs the live object) instead of using its last known "
-                   "information: nobody mills")
 def test_mesmeric_orb_uses_last_known_information_if_the_permanent_left():  # CR 608.2h, 113.7a
     g = with_libraries(new_game(), 10)
     g.add_cards(1, "battlefield", ["Mesmeric Orb"])
@@ -1115,8 +1105,6 @@ def test_the_order_and_the_targets_can_come_from_a_policy_callback():  # CR 603.
     assert g.life(1) == 18 and names(g, g.graveyard(1)) == ["Ornithopter"]
 
 
-@pytest.mark.xfail(strict=True, reason="Game.move (also mill, draw, play_land) doesn't drive Python callback policies: a trigger "
-                   "decision it raises is left pending although the player's policy is a callback")
 def test_a_callback_policy_answers_the_trigger_order_raised_by_move():  # Game.set_policy contract, CR 603.3b
     g = with_libraries(new_game(), 5)
     g.add_cards(0, "battlefield", ["Ruin Crab"])
@@ -1183,8 +1171,6 @@ def test_astral_slide_returns_the_card_at_the_next_end_step_under_its_owners_con
     assert g.object(back).zone == "battlefield" and g.stack() == []  # it triggered only once (CR 603.7b)
 
 
-@pytest.mark.xfail(strict=True, reason="a delayed trigger's ability_triggered event names source 0 (an unrelated object: player 0's "
-                   "first card) instead of the source of the ability that created it, Astral Slide (CR 603.7e)")
 def test_a_delayed_trigger_has_the_source_of_the_ability_that_created_it():  # CR 603.7e
     g, slide, bears, c1, _ = slide_game()
     slide_exile(g, c1, bears)
@@ -1351,8 +1337,6 @@ def empty_library_upkeep_game():
     return g
 
 
-@pytest.mark.xfail(strict=True, reason="an intervening 'if' about the game state (your_library_empty) is read as a cast condition "
-                   "(condition_on_cast returns false for it), so the ability never triggers; the card data is accepted silently")
 def test_an_intervening_if_about_the_game_state_triggers_when_true():  # CR 603.4
     g = empty_library_upkeep_game()
     assert names(g, g.stack()) == ["Ornithopter"]
@@ -1360,7 +1344,6 @@ def test_an_intervening_if_about_the_game_state_triggers_when_true():  # CR 603.
     assert g.is_over and g.outcome["winners"] == [0]
 
 
-@pytest.mark.xfail(strict=True, reason="as above: an intervening 'if' about the game state never triggers (CR 603.4)")
 def test_an_intervening_if_is_checked_again_on_resolution():  # CR 603.4
     g = empty_library_upkeep_game()
     (ab,) = g.stack()
@@ -1374,9 +1357,6 @@ def test_an_intervening_if_is_checked_again_on_resolution():  # CR 603.4
 # ----- findings: the cleanup step and resolve_top ---------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="an ability that triggers during the cleanup step (a discard to hand size) waits until the "
-                   "next turn's upkeep instead of going on the stack in that cleanup step with the active player getting "
-                   "priority (CR 514.3a)")
 def test_a_trigger_from_the_cleanup_discard_goes_on_the_stack_in_the_cleanup_step():  # CR 514.3a
     g = with_libraries(new_game(), 10)
     (af,) = g.add_cards(0, "battlefield", ["Archfiend of Ifnir"])
@@ -1394,9 +1374,6 @@ def test_a_trigger_from_the_cleanup_discard_goes_on_the_stack_in_the_cleanup_ste
     assert g.object(turtle).counters == {"-1/-1": 1} and g.turn == 1
 
 
-@pytest.mark.xfail(strict=True, reason="Game.resolve_top keeps passing when the resolving permanent spell's own 'enters' trigger "
-                   "refills the stack to the same depth, so it resolves that ability too (docs: 'until the top object of the "
-                   "stack has resolved')")
 def test_resolve_top_resolves_only_the_spell_not_the_trigger_it_puts_on_the_stack():  # Game.resolve_top contract, CR 117.4
     g2 = new_game(strict=True)
     g2.add_cards(1, "library", ["Island"] * 5)

@@ -208,7 +208,6 @@ def test_archfiend_counters_kill_a_1_toughness_creature_and_annihilate_with_plus
     assert g.object(mine).counters == {} and g.power_toughness(mine) == (2, 1)  # its controller's creature
 
 
-@pytest.mark.xfail(strict=True, reason="R1: a creature put into the graveyard by a state-based action (damage.rs permanent_sbas) logs 'died' but never fires 'when this dies' triggers (CR 700.4, 603.6c, 603.10a)")
 def test_a_creature_killed_by_archfiend_counters_triggers_its_dies_ability():  # CR 704.5f, 700.4, 603.10a
     g = with_libraries(new_game(), 10)
     g.add_cards(0, "battlefield", ["Archfiend of Ifnir"])

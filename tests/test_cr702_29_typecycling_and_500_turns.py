@@ -155,11 +155,6 @@ def test_astral_slide_triggers_on_typecycling_and_the_exiled_creature_returns_at
     assert g.exile() == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a fired delayed trigger's source is ObjId(0) (trigger.rs fire_delayed: `unwrap_or(ObjId(0))`): the "
-    "ability_triggered event names object 0 — here an unrelated library card — instead of Astral Slide",
-)
 def test_the_delayed_return_is_an_ability_of_astral_slide():  # CR 603.7e (source of a delayed trigger)
     g, c, _, lib = typecycling_game("Troll of Khazad-dûm")
     (slide,) = g.add_cards(0, "battlefield", ["Astral Slide"])
@@ -316,11 +311,6 @@ def test_a_whole_turn_gives_priority_in_every_step_but_untap_and_cleanup():  # C
     assert [e["player"] for e in g.events if e["kind"] == "drew"] == [1]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="with no attackers the engine logs step_began for declare_blockers and combat_damage (turn.rs keeps the "
-    "event and `continue`s), although those steps are skipped; the skipped first draw step is not logged",
-)
 def test_without_attackers_the_declare_blockers_and_combat_damage_steps_are_skipped():  # CR 508.8, 500.1
     g = with_libraries(new_game(), 10)
     g.clear_events()
@@ -437,11 +427,6 @@ def test_the_cleanup_discard_happens_only_above_the_maximum_hand_size(extra, lib
     assert [len(g.hand(p)) for p in (0, 1)] == [min(extra, 7) if not library_of_leng else extra, 9]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="triggers from the cleanup discard wait for the next turn's upkeep: the engine finishes cleanup and starts "
-    "the next turn without putting them on the stack and giving priority in the cleanup step",
-)
 def test_a_trigger_during_cleanup_gives_priority_and_another_cleanup_step_follows():  # CR 514.3a
     g = with_libraries(new_game(), 10, "Savannah Lions")
     (faith,) = g.add_cards(0, "battlefield", ["Faith of the Devoted"])  # whenever you cycle or discard a card

@@ -14,6 +14,8 @@ step that:
 
 from __future__ import annotations
 
+import json
+
 import pickle
 from typing import Any
 
@@ -25,9 +27,16 @@ import mtgsim
 import reference
 from differential import assert_same_state, full_state, outcome_of
 
-# The model leaves out planeswalker loyalty (see reference.OutsideModelError), so planeswalkers stay
-# out of these games.
-POOL = sorted(name for name, card in reference.CARDS.items() if "planeswalker" not in card.types)
+# The model is of the zone actions: it leaves out planeswalker loyalty (see
+# reference.OutsideModelError) and the cards' own abilities — triggered, static (replacement
+# effects, bonuses) — which the rule-numbered scenario tests cover. Those cards stay out of these
+# games.
+_RULES = {c["name"]: c.get("rules") or {} for c in json.loads(reference.CARDS_JSON.read_text(encoding="utf-8"))["cards"]}
+POOL = sorted(
+    name
+    for name, card in reference.CARDS.items()
+    if "planeswalker" not in card.types and not _RULES[name].get("triggers") and not _RULES[name].get("static")
+)
 DESCRIPTIONS = ["card", "basic land", "Island", "land", "nonland", "instant or sorcery", "creature", "Wizard", "name=Counterspell"]
 BAD_DESCRIPTIONS = ["lands?", "", "wizard"]
 GOOD_ZONES = ["library", "hand", "graveyard", "battlefield", "battlefield", "exile", "command", "outside"]

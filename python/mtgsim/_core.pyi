@@ -339,12 +339,16 @@ class Game:
     def draw(self, player: int, n: int = 1) -> list[int]:
         """CR 121. Drawing from an empty library marks the player, who loses when state-based
         actions are performed (after every action, CR 704.5b). Returns the new ids in hand."""
-    def mill(self, player: int, n: int) -> list[int]:
-        """CR 701.17: as many as possible. Returns the milled cards' new ids (former top first)."""
-    def mill_each(self, players: Sequence[int], n: int) -> list[list[int]]:
-        """The players mill at the same time; results in the order given."""
-    def mill_opponents(self, player: int, n: int) -> list[list[int]]:
-        """Each opponent of ``player`` mills ``n`` (APNAP order)."""
+    def mill(self, player: int, n: int) -> list[int] | None:
+        """CR 701.17: as many as possible. Returns the milled cards' new ids (former top first;
+        where they went — exile under Rest in Peace). Replacement effects change the count
+        (Bruvac, The Water Crystal); when several apply, the milling player orders them, a
+        decision ("order_replacements", CR 616.1), so this returns None if it stops there."""
+    def mill_each(self, players: Sequence[int], n: int) -> list[list[int]] | None:
+        """The players mill at the same time; results in the order given (None: stopped at a
+        decision, see ``mill``)."""
+    def mill_opponents(self, player: int, n: int) -> list[list[int]] | None:
+        """Each opponent of ``player`` mills ``n`` (APNAP order; None: stopped at a decision)."""
     def pay_mill_cost(self, player: int, n: int) -> list[int]:
         """Milling as a cost: raises CannotPayError if the library is short (CR 701.17b)."""
     def discard(self, player: int, n: int = 1, *, random: bool = False, chooser: int | None = None) -> list[int] | None:

@@ -14,7 +14,7 @@ use crate::filter::CardFilter;
 use crate::game::{Game, Progress};
 use crate::mana::ManaSymbol;
 use crate::object::{ObjId, Object, ObjectKind};
-use crate::payment::{max_affordable, solve, CostToPay};
+use crate::payment::{solve, CostToPay};
 use crate::process::{Frame, Step};
 use crate::rules::{ActivatedAbility, StaticAbility};
 use crate::stack::StackItem;
@@ -116,6 +116,11 @@ impl Game {
             let to_pay = self.ability_mana(p, ability, 0);
             return Err(crate::cost::cannot_pay(&to_pay.symbols, "not enough untapped mana sources and mana in the pool"));
         }
+        if let Some(t) = &opts.targets {
+            if t.len() > ability.targets.len() {
+                return Err(invalid(format!("this ability of {} has {} target(s); {} were given", def.name, ability.targets.len(), t.len())));
+            }
+        }
         if let Some(x) = opts.x {
             if !ability.cost.has_x() {
                 return Err(invalid(format!("this ability of {} has no X in its cost", def.name)));
@@ -143,8 +148,12 @@ impl Game {
                 zone.iter().any(|&s| s != slot && f.matches(self.def_of_slot(s)))
             })
         };
-        let mine: Vec<u32> = self.battlefield.iter().copied().filter(|&s| self.objects[s as usize].controller == p).collect();
-        if !has(&a.cost.sacrifice, &mine) || !has(&a.cost.discard, &self.players[p as usize].hand) {
+        let sacrifice_ok = a.cost.sacrifice.as_ref().is_none_or(|f| {
+            let f = CardFilter::parse(f).expect("validated when the card was loaded");
+            // The source itself may be the permanent sacrificed.
+            self.battlefield.iter().any(|&s| self.objects[s as usize].controller == p && f.matches(self.def_of_slot(s)))
+        });
+        if !sacrifice_ok || !has(&a.cost.discard, &self.players[p as usize].hand) {
             return false;
         }
         self.ability_mana_payable(p, slot, a)
@@ -229,14 +238,16 @@ impl Game {
         let flags = Object::flags_of(&self.defs[def as usize]);
         self.objects.push(Object { def, generation: 0, owner: controller, controller, zone, tapped: false, damage: 0, cast: Default::default(), kind: ObjectKind::Ability, flags, entered: 0 });
         self.stack.push(slot);
-        self.stack_items.push(StackItem { slot, controller, targets: Vec::new(), ability: Some((ability, source_slot, source)), delayed: None, sacrificed_power: 0, triggering: None });
+        self.stack_items.push(StackItem { slot, controller, targets: Vec::new(), ability: Some((ability, source_slot, source)), delayed: None, sacrificed_power: 0, triggering: None, triggering_controller: None });
         ObjId::new(slot, 0)
     }
 
     /// The mana part of an ability's cost as it will be paid: X chosen, cycling reductions
     /// applied (generic only, CR 601.2f).
     fn ability_mana(&self, p: u8, ability: &ActivatedAbility, x: u32) -> CostToPay {
-        let mut symbols: Vec<ManaSymbol> = ability.cost.mana.as_ref().map(|m| m.symbols().to_vec()).unwrap_or_default();
+        // CR 601.2f: X's value is part of the total cost before reductions apply.
+        let mut symbols: Vec<ManaSymbol> =
+            ability.cost.mana.as_ref().map(|m| m.symbols().iter().map(|&s| if s == ManaSymbol::X { ManaSymbol::Generic(x) } else { s }).collect()).unwrap_or_default();
         if ability.cycling {
             // "Cost up to {N} less": all of it.
             let mut reduction: u32 = 0;
@@ -251,7 +262,8 @@ impl Game {
             }
             reduce_generic(&mut symbols, reduction);
         }
-        CostToPay { symbols, x, life_available: self.players[p as usize].life as i64 - ability.cost.pay_life as i64 }
+        symbols.retain(|s| *s != ManaSymbol::Generic(0));
+        CostToPay { symbols, x: 0, life_available: self.players[p as usize].life as i64 - ability.cost.pay_life as i64 }
     }
 }
 
@@ -297,9 +309,10 @@ impl ActivateProc {
                         self.x = x;
                         continue;
                     }
-                    let base = g.ability_mana(self.player, ability, 0);
+                    // The largest X payable (reductions make the first points of X free).
                     let sources = g.mana_sources(self.player);
-                    let max = max_affordable(&base, &[ManaSymbol::Generic(1)], &g.players[self.player as usize].pool, &sources, crate::casting::MAX_ANNOUNCED);
+                    let pool = &g.players[self.player as usize].pool;
+                    let max = (1..=crate::casting::MAX_ANNOUNCED).take_while(|&x| solve(&g.ability_mana(self.player, ability, x), pool, &sources).is_some()).last().unwrap_or(0);
                     self.stage = Stage::X;
                     return self.ask(Purpose::ChooseX, Choice::Number { min: 0, max });
                 }
@@ -400,7 +413,8 @@ impl ActivateProc {
                     self.stage = Stage::Pay;
                     if self.asked {
                         self.asked = false;
-                        let Answer::YesNo { yes } = g.take_answer() else { unreachable!("validated") };
+                        let Answer::Cards { cards } = g.take_answer() else { unreachable!("validated") };
+                        let yes = !cards.is_empty();
                         self.discard_hidden = yes;
                         if yes && !CardFilter::parse(cost.discard.as_deref().unwrap_or("card")).expect("validated").is_any() {
                             // CR 701.9c: a card discarded into a hidden zone has no
@@ -412,9 +426,9 @@ impl ActivateProc {
                         }
                         continue;
                     }
-                    if g.discard_goes_to_library(self.player, true) {
+                    if let Some(card) = self.discard.filter(|_| g.discard_goes_to_library(self.player, true)) {
                         self.stage = Stage::DiscardWhere;
-                        return self.ask(Purpose::DiscardToLibrary, Choice::YesNo);
+                        return self.ask(Purpose::DiscardToLibrary, Choice::Cards { options: vec![card], min: 0, max: 1 });
                     }
                 }
                 // CR 602.2h: pay every cost at once, in any order.

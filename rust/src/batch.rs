@@ -57,8 +57,8 @@ impl Game {
     pub fn apply(&mut self, op: &Op) -> Result<Progress> {
         Ok(match op {
             Op::Draw { player, n } => Progress::Done(self.draw(*player, *n)?),
-            Op::Mill { player, n } => Progress::Done(self.mill(*player, *n)?),
-            Op::MillOpponents { player, n } => Progress::Done(self.mill_opponents(*player, *n)?.concat()),
+            Op::Mill { player, n } => self.mill(*player, *n)?,
+            Op::MillOpponents { player, n } => self.mill_opponents(*player, *n)?,
             Op::Discard { player, n, mode } => self.discard(*player, *n, *mode)?,
             Op::Shuffle { player } => {
                 self.shuffle(*player)?;

@@ -315,6 +315,9 @@ impl CardDef {
         }
         for (i, t) in rules.triggers.iter().enumerate() {
             validate_effects(&t.effects, t.targets.len(), &format!("rules.triggers[{i}].effects")).map_err(|(f, why)| err(&f, why))?;
+            if let Some(c @ (Condition::TargetKicked(_) | Condition::YouDid | Condition::RememberedIs(_))) = &t.condition {
+                return Err(err(&format!("rules.triggers[{i}].if"), format!("{c:?} can't be an intervening \"if\" (CR 603.4): use kicked, not_kicked, kicked_with or your_library_empty")));
+            }
             if let crate::rules::Trigger::PutIntoYourGraveyardFromLibrary { filter } | crate::rules::Trigger::OpponentDiscards { filter } = &t.when {
                 crate::filter::CardFilter::parse(filter).map_err(|x| err(&format!("rules.triggers[{i}].when.filter"), x.to_string()))?;
             }

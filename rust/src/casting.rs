@@ -225,6 +225,7 @@ impl Game {
         self.ensure_idle()?;
         let new = self.play_land_inner(card)?;
         self.check_state_based_actions();
+        self.settle()?; // its triggers go on the stack before priority (CR 116.3, 117.5)
         Ok(new)
     }
 
@@ -554,7 +555,7 @@ impl CastProc {
         let o = &mut g.objects[slot as usize];
         o.controller = self.caster;
         o.cast = cast;
-        g.stack_items.push(StackItem { slot, controller: self.caster, targets: self.targets.clone(), ability: None, delayed: None, sacrificed_power: 0, triggering: None });
+        g.stack_items.push(StackItem { slot, controller: self.caster, targets: self.targets.clone(), ability: None, delayed: None, sacrificed_power: 0, triggering: None, triggering_controller: None });
         self.spell = Some(spell);
         if let Some(d) = self.discard {
             g.discard_one(self.caster, d.slot(), Some(self.caster), false, false, false);

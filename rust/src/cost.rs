@@ -31,7 +31,7 @@ impl Game {
             Amount::Dynamic(Dynamic::CountersOnSource(kind)) => self.counters_on(slot).map_or(0, |c| c.get(kind)),
             Amount::Dynamic(_) => 0,
         };
-        (amount > 0).then_some((profile.types.as_slice(), amount))
+        Some((profile.types.as_slice(), amount))
     }
 
     /// The untapped permanents `p` controls that can be tapped for mana (CR 605), in
@@ -55,7 +55,9 @@ impl Game {
                 let o = &self.objects[s as usize];
                 o.controller == p && !o.tapped && o.flags & Object::HAS_MANA != 0
             })
-            .filter_map(move |&s| self.mana_ability(s).map(|(options, amount)| ManaSource { id: self.id_of(s).0, options: options.iter().copied().collect(), amount }))
+            // A source that would make no mana now (Everflowing Chalice without counters) can
+            // still be tapped, but pays for nothing.
+            .filter_map(move |&s| self.mana_ability(s).filter(|&(_, amount)| amount > 0).map(|(options, amount)| ManaSource { id: self.id_of(s).0, options: options.iter().copied().collect(), amount }))
     }
 
     /// Static cost changes for a spell `p` casts: (generic increase, generic reduction).

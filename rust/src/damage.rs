@@ -6,7 +6,6 @@ use crate::event::Event;
 use crate::game::Game;
 use crate::object::ObjId;
 use crate::target::TargetRef;
-use crate::zone::{Position, ZoneKind};
 
 impl Game {
     /// `source` deals `n` damage: a player loses that much life (CR 120.3a); a planeswalker
@@ -68,9 +67,7 @@ impl Game {
             let _ = self.remove_counters_from(slot, "-1/-1", n);
         }
         for slot in dying {
-            let from_id = self.id_of(slot);
-            let card = self.move_slot(slot, ZoneKind::Graveyard, Position::Top);
-            self.log.push_with(|| Event::Died { card, from_id });
+            self.put_into_graveyard_from_battlefield(slot);
         }
         any
     }

@@ -52,8 +52,8 @@ pub enum Purpose {
     OrderReplacements,
     /// Whether to do a "you may" instruction or pay a "you may pay" cost (CR 608.2d).
     May,
-    /// Whether to put a card discarded by an effect on top of the library instead
-    /// (CR 614.1a, 701.9c).
+    /// Whether to put the card being discarded on top of the library instead (CR 614.1a,
+    /// 701.9c): choose it for yes, nothing for no.
     DiscardToLibrary,
     /// Which permanent to sacrifice, or card to discard, to pay a cost (CR 601.2h, 602.2b).
     CostChoice,
@@ -260,6 +260,15 @@ impl Decision {
 }
 
 impl Decision {
+    /// Reads a looser answer as this decision's form (see [`Answer::coerce`]); for "put this
+    /// discarded card on top of the library?", yes/no stands for choosing the card or not.
+    pub fn coerce(&self, answer: Answer) -> Answer {
+        match (answer, &self.choice, self.purpose) {
+            (Answer::YesNo { yes }, Choice::Cards { options, .. }, Purpose::DiscardToLibrary) => Answer::Cards { cards: if yes { options.clone() } else { Vec::new() } },
+            (a, choice, _) => a.coerce(choice),
+        }
+    }
+
     /// A flat, readable form (the same fields as the Python `Decision`).
     pub fn view(&self) -> serde_json::Value {
         use serde_json::json;
@@ -333,6 +342,9 @@ impl fmt::Display for Decision {
                     Purpose::Discard { player } if player == self.player => "to discard".to_string(),
                     Purpose::Discard { player } => format!("for player {player} to discard"),
                     Purpose::Search => "to find".to_string(),
+                    Purpose::DiscardToLibrary => "to put on top of their library instead of into the graveyard".to_string(),
+                    Purpose::LegendRule => "to keep (the legend rule)".to_string(),
+                    Purpose::CostChoice => "to pay the cost with".to_string(),
                     _ => format!("for {}", p.name()),
                 };
                 write!(f, "chooses {n} card(s) {what}")
@@ -357,7 +369,6 @@ impl fmt::Display for Decision {
             (Choice::Order { options }, Purpose::OrderReplacements) => write!(f, "orders {} replacement effects (first listed applies first)", options.len()),
             (Choice::Order { options }, p) => write!(f, "orders {} objects ({})", options.len(), p.name()),
             (Choice::YesNo, Purpose::May) => f.write_str("chooses whether to do what the ability says they may"),
-            (Choice::YesNo, Purpose::DiscardToLibrary) => f.write_str("chooses whether to put the discarded card on top of their library instead"),
             (Choice::YesNo, p) => write!(f, "answers yes or no ({})", p.name()),
         }
     }

@@ -36,6 +36,10 @@ pub struct EffectCtx {
     /// The spell that triggered this ability ("that spell").
     #[serde(default)]
     pub triggering: Option<ObjId>,
+    /// The controller of the triggering object when it triggered ("that permanent's
+    /// controller", by last known information).
+    #[serde(default)]
+    pub triggering_controller: Option<u8>,
     /// Objects the instructions remember ("the duplicate", "the exiled card").
     #[serde(default)]
     pub remembered: Vec<ObjId>,
@@ -285,7 +289,7 @@ impl EffectProc {
                 let mode = if random { DiscardMode::Random } else { DiscardMode::Choose };
                 // Several players discarding: each frame in turn, the active player's first.
                 let players = self.players(g, who);
-                for &p in players.iter().rev().skip(1) {
+                for &p in players.iter().skip(1).rev() {
                     let n = self.amount(g, &count, p);
                     g.push_discard(p, n, mode, true);
                 }
@@ -297,7 +301,7 @@ impl EffectProc {
                 let filter = CardFilter::parse(&filter).expect("validated when the card was loaded");
                 let players = self.players(g, who);
                 // "Each player may search": each in turn, the active player's first.
-                for &p in players.iter().rev().skip(1) {
+                for &p in players.iter().skip(1).rev() {
                     let spec = SearchSpec { filter: filter.clone(), max: count, to, reveal, shuffle, optional };
                     let f = g.search_frame(p, p, spec);
                     g.frames.push(f);
@@ -487,6 +491,8 @@ impl EffectProc {
                     when,
                     effects,
                     def: self.def,
+                    source: self.ctx.source,
+                    source_id,
                     cast,
                     remembered: self.ctx.remembered.clone(),
                     turn: g.turn,
@@ -552,10 +558,7 @@ impl EffectProc {
             Who::You => vec![c],
             Who::EachOpponent => return g.opponents_of(c),
             Who::EachPlayer => (0..g.players.len() as u8).filter(|&p| g.players[p as usize].lost.is_none()).collect(),
-            Who::TriggeringController => match self.ctx.triggering.and_then(|t| g.object(t).ok()) {
-                Some(o) => vec![o.controller],
-                None => Vec::new(),
-            },
+            Who::TriggeringController => self.ctx.triggering_controller.into_iter().collect(),
             Who::Target(i) => self
                 .legal_targets(i)
                 .map(|t| match t {

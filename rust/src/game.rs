@@ -613,7 +613,7 @@ impl Game {
     /// nothing; the decision stays pending.
     pub fn answer(&mut self, answer: Answer) -> Result<Progress> {
         let decision = self.pending.as_ref().ok_or(Error::NoDecisionPending)?;
-        let answer = answer.coerce(&decision.choice);
+        let answer = decision.coerce(answer);
         decision.validate(&answer)?;
         if let (crate::decision::Purpose::PayMana, Answer::Cards { cards }, Some(Frame::Cast(cast))) = (decision.purpose, &answer, self.frames.last()) {
             cast.check_payment(self, cards)?;
@@ -656,7 +656,7 @@ impl Game {
     pub(crate) fn auto_answer(&mut self, d: &Decision) -> Result<Option<Answer>> {
         let seat = &mut self.seats[d.player as usize];
         if let Some(a) = seat.script.pop_front() {
-            let a = a.coerce(&d.choice);
+            let a = d.coerce(a);
             d.validate(&a)?;
             return Ok(Some(a));
         }
@@ -821,7 +821,11 @@ impl Game {
                 self.lose(q, LossReason::OpponentWon);
             }
         }
-        self.check_state_based_actions();
+        // CR 104.1: the game ends at once; nothing the winner did earlier (a draw from an empty
+        // library, 0 life) is looked at by state-based actions any more.
+        let losers = self.losers.clone();
+        self.log.push_with(|| Event::GameOver { winners: vec![p] });
+        self.outcome = Some(Outcome { winners: vec![p], losers });
     }
 
     fn def_index(&mut self, def: &Arc<CardDef>) -> u32 {

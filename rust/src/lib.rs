@@ -14,8 +14,8 @@
 //! game.add_cards(1, ZoneKind::Library, &names, Position::Top, db).unwrap();
 //!
 //! // Fractured Sanity's effect: each opponent mills fourteen cards.
-//! let milled = game.mill_opponents(0, 14).unwrap();
-//! assert_eq!(milled[0].len(), 14);
+//! let Progress::Done(milled) = game.mill_opponents(0, 14).unwrap() else { unreachable!() };
+//! assert_eq!(milled.len(), 14);
 //! assert_eq!(game.zone_len(1, ZoneKind::Library).unwrap(), 6);
 //!
 //! // Scry 2 stops for player 1's decision when nobody inside the engine answers it.

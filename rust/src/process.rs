@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::ability::ActivateProc;
 use crate::actions::discard::DiscardProc;
+use crate::actions::mill::MillProc;
 use crate::actions::scry::ScryProc;
 use crate::actions::search::SearchProc;
 use crate::casting::CastProc;
@@ -34,6 +35,7 @@ pub(crate) enum Frame {
     Activate(Box<ActivateProc>),
     Triggers(TriggerProc),
     LegendRule(LegendRuleProc),
+    Mill(MillProc),
 }
 
 /// What a frame did with one step.
@@ -59,6 +61,7 @@ impl Frame {
             Frame::Activate(p) => p.step(game),
             Frame::Triggers(p) => p.step(game),
             Frame::LegendRule(p) => p.step(game),
+            Frame::Mill(p) => p.step(game),
         }
     }
 }

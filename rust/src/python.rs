@@ -783,6 +783,21 @@ impl PyGame {
         })
     }
 
+    /// After an action that returns its own result: if what it triggered stopped at a
+    /// decision a Python callback answers, answer it now.
+    fn settle_callbacks(slf: &Bound<'_, Self>) -> PyResult<()> {
+        if slf.borrow().game.pending().is_some() {
+            Self::drive(slf, Progress::Paused)?;
+        }
+        Ok(())
+    }
+
+    /// The ids grouped by the player who owns each card, in the order `players` lists them.
+    fn by_owner(slf: &Bound<'_, Self>, players: &[usize], v: &[u64]) -> Vec<Vec<u64>> {
+        let me = slf.borrow();
+        players.iter().map(|&p| v.iter().copied().filter(|&id| me.game.object(ObjId(id)).is_ok_and(|o| o.owner as usize == p)).collect()).collect()
+    }
+
     fn drive(slf: &Bound<'_, Self>, mut progress: Progress) -> PyResult<Option<Vec<u64>>> {
         let py = slf.py();
         loop {
@@ -979,29 +994,27 @@ impl PyGame {
     // --- actions ---
 
     #[pyo3(signature = (player, n = Int(1)), text_signature = "($self, player, n=1)")]
-    fn draw<'py>(&mut self, py: Python<'py>, player: Int, n: Int) -> PyResult<Bound<'py, PyList>> {
-        let player: i64 = player.0;
-        let n: i64 = n.0;
-        let p = self::player(player, &self.game)?;
-        id_list_py(py, &self.game.draw(p, n).py_err()?)
+    fn draw<'py>(slf: &Bound<'py, Self>, player: Int, n: Int) -> PyResult<Bound<'py, PyList>> {
+        let p = self::player(player.0, &slf.borrow().game)?;
+        let drawn = slf.borrow_mut().game.draw(p, n.0).py_err()?;
+        Self::settle_callbacks(slf)?;
+        id_list_py(slf.py(), &drawn)
     }
-    fn mill<'py>(&mut self, py: Python<'py>, player: Int, n: Int) -> PyResult<Bound<'py, PyList>> {
-        let player: i64 = player.0;
-        let n: i64 = n.0;
-        let p = self::player(player, &self.game)?;
-        id_list_py(py, &self.game.mill(p, n).py_err()?)
+    fn mill(slf: &Bound<'_, Self>, player: Int, n: Int) -> PyResult<Option<Vec<u64>>> {
+        let p = self::player(player.0, &slf.borrow().game)?;
+        Self::act(slf, |g| g.mill(p, n.0))
     }
-    fn mill_each(&mut self, players: Vec<Int>, n: Int) -> PyResult<Vec<Vec<u64>>> {
+    fn mill_each(slf: &Bound<'_, Self>, players: Vec<Int>, n: Int) -> PyResult<Option<Vec<Vec<u64>>>> {
         let players: Vec<i64> = players.into_iter().map(i64::from).collect();
-        let n: i64 = n.0;
-        let ps = self::players(players, &self.game)?;
-        Ok(self.game.mill_each(&ps, n).py_err()?.iter().map(|v| ids(v)).collect())
+        let ps = self::players(players, &slf.borrow().game)?;
+        let milled = Self::act(slf, |g| g.mill_each(&ps, n.0))?;
+        Ok(milled.map(|v| Self::by_owner(slf, &ps, &v)))
     }
-    fn mill_opponents(&mut self, player: Int, n: Int) -> PyResult<Vec<Vec<u64>>> {
-        let player: i64 = player.0;
-        let n: i64 = n.0;
-        let p = self::player(player, &self.game)?;
-        Ok(self.game.mill_opponents(p, n).py_err()?.iter().map(|v| ids(v)).collect())
+    fn mill_opponents(slf: &Bound<'_, Self>, player: Int, n: Int) -> PyResult<Option<Vec<Vec<u64>>>> {
+        let p = self::player(player.0, &slf.borrow().game)?;
+        let opponents: Vec<usize> = slf.borrow().game.opponents_of(p as u8).into_iter().map(usize::from).collect();
+        let milled = Self::act(slf, |g| g.mill_opponents(p, n.0))?;
+        Ok(milled.map(|v| Self::by_owner(slf, &opponents, &v)))
     }
     fn pay_mill_cost(&mut self, player: Int, n: Int) -> PyResult<Vec<u64>> {
         let player: i64 = player.0;
@@ -1064,12 +1077,12 @@ impl PyGame {
         self.game.reveal(p, &cards).py_err()
     }
     #[pyo3(name = "move", signature = (id, zone, *, position = "top", tapped = false, controller = None))]
-    fn move_(&mut self, id: Int, zone: &str, position: &str, tapped: bool, controller: Option<Int>) -> PyResult<u64> {
-        let controller: Option<i64> = controller.map(i64::from);
-        let id: i64 = id.0;
-        let controller = controller.map(|c| player(c, &self.game)).transpose()?;
+    fn move_(slf: &Bound<'_, Self>, id: Int, zone: &str, position: &str, tapped: bool, controller: Option<Int>) -> PyResult<u64> {
+        let controller = controller.map(|c| player(c.0, &slf.borrow().game)).transpose()?;
         let entering = Entering { tapped, controller };
-        Ok(self.game.move_object(obj(id)?, zone_kind(zone)?, self::position(position)?, entering).py_err()?.0)
+        let moved = slf.borrow_mut().game.move_object(obj(id.0)?, zone_kind(zone)?, self::position(position)?, entering).py_err()?;
+        Self::settle_callbacks(slf)?;
+        Ok(moved.0)
     }
     fn scry(slf: &Bound<'_, Self>, player: Int, n: Int) -> PyResult<()> {
         let player: i64 = player.0;
@@ -1207,12 +1220,15 @@ impl PyGame {
         let card = obj(card.0)?;
         Ok(Self::act(slf, |g| g.cycle(card))?.and_then(|v| v.first().copied()))
     }
-    fn play_land(&mut self, card: Int) -> PyResult<u64> {
-        Ok(self.game.play_land(obj(card.0)?).py_err()?.0)
+    fn play_land(slf: &Bound<'_, Self>, card: Int) -> PyResult<u64> {
+        let land = slf.borrow_mut().game.play_land(obj(card.0)?).py_err()?;
+        Self::settle_callbacks(slf)?;
+        Ok(land.0)
     }
     #[pyo3(signature = (source, mana = None))]
-    fn activate_mana(&mut self, source: Int, mana: Option<&str>) -> PyResult<()> {
-        self.game.activate_mana(obj(source.0)?, mana).py_err()
+    fn activate_mana(slf: &Bound<'_, Self>, source: Int, mana: Option<&str>) -> PyResult<()> {
+        slf.borrow_mut().game.activate_mana(obj(source.0)?, mana).py_err()?;
+        Self::settle_callbacks(slf)
     }
     fn mana_pool<'py>(&self, py: Python<'py>, player: Int) -> PyResult<Bound<'py, PyDict>> {
         let pool = self.game.mana_pool(self::player(player.0, &self.game)?).py_err()?;

@@ -5,7 +5,6 @@
 //! this enters" — are in `stack.rs` and `game.rs`, where permanents enter.)
 
 use crate::decision::{Choice, Decision, Purpose};
-use crate::error::{illegal, Result};
 use crate::filter::CardFilter;
 use crate::game::Game;
 use crate::object::{ObjId, Object, ObjectKind};
@@ -74,19 +73,6 @@ impl Game {
     pub(crate) fn mill_order_decision(&self, p: u8, changes: &[MillChange]) -> Option<Decision> {
         let differ = changes.windows(2).any(|w| (w[0].times, w[0].plus) != (w[1].times, w[1].plus));
         differ.then(|| Decision { player: p, purpose: Purpose::OrderReplacements, choice: Choice::Order { options: changes.iter().map(|c| c.source).collect() } })
-    }
-
-    /// For actions outside a spell or ability: the order of the mill replacements from the
-    /// player's script or policy. A player answering step by step can't be asked here.
-    pub(crate) fn mill_order_now(&mut self, p: u8) -> Result<Vec<ObjId>> {
-        let changes = self.mill_changes(p);
-        let Some(d) = self.mill_order_decision(p, &changes) else { return Ok(changes.iter().map(|c| c.source).collect()) };
-        match self.auto_answer(&d)? {
-            Some(crate::decision::Answer::Cards { cards }) => Ok(cards),
-            _ => Err(illegal(format!(
-                "player {p} must choose the order of the replacement effects changing how many cards they mill (CR 616.1), and their policy doesn't answer; give them a script or a built-in policy, or mill through a spell"
-            ))),
-        }
     }
 
     /// How many cards `p` mills when an effect says `n`, the replacements applied in `order`

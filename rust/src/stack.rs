@@ -33,9 +33,12 @@ pub struct StackItem {
     /// existed on the battlefield (CR 608.2h).
     #[serde(default)]
     pub sacrificed_power: i64,
-    /// For a triggered ability: the object its event was about ("that permanent").
+    /// For a triggered ability: the object its event was about ("that permanent"), and that
+    /// object's controller when it triggered (last known information, CR 608.2h).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub triggering: Option<ObjId>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub triggering_controller: Option<u8>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -65,7 +68,7 @@ impl ResolveProc {
             let cast = g.objects[slot as usize].cast;
             // CR 603.4: an intervening "if" is checked again on resolution.
             if let AbilityRef::Triggered(i) = ability {
-                if g.defs[def as usize].rules.triggers[i as usize].condition.as_ref().is_some_and(|c| !condition_on_cast(c, &cast)) {
+                if g.defs[def as usize].rules.triggers[i as usize].condition.as_ref().is_some_and(|c| !g.intervening_if(c, controller, &cast)) {
                     g.finish_spell(slot, false);
                     g.give_priority(g.active);
                     return Step::Done;
@@ -87,6 +90,7 @@ impl ResolveProc {
                 legal,
                 milled: Vec::new(),
                 triggering: item.triggering,
+                triggering_controller: item.triggering_controller,
                 remembered: Vec::new(),
                 sacrificed_power: item.sacrificed_power,
                 did: false,
@@ -130,6 +134,7 @@ impl ResolveProc {
             legal,
             milled: Vec::new(),
             triggering: None,
+            triggering_controller: None,
             remembered: Vec::new(),
             sacrificed_power: 0,
             did: false,
@@ -223,7 +228,7 @@ impl Game {
         if !def.rules.as_enters.is_empty() {
             // CR 614.1c: done as it enters, before state-based actions (which run after the
             // whole resolution) look at it.
-            let ctx = EffectCtx { controller: item.controller, source: slot, source_id: card, cast, targets: Vec::new(), legal: Vec::new(), milled: Vec::new(), triggering: None, remembered: Vec::new(), sacrificed_power: 0, did: false, drawn: 0 };
+            let ctx = EffectCtx { controller: item.controller, source: slot, source_id: card, cast, targets: Vec::new(), legal: Vec::new(), milled: Vec::new(), triggering: None, triggering_controller: None, remembered: Vec::new(), sacrificed_power: 0, did: false, drawn: 0 };
             self.frames.push(Frame::Effect(Box::new(EffectProc::as_enters(self.objects[slot as usize].def, ctx))));
         }
     }
@@ -257,7 +262,7 @@ impl Game {
         let zone = crate::zone::Zone { kind: ZoneKind::Stack, player: controller };
         self.objects.push(crate::object::Object { owner: controller, controller, zone, generation: 0, kind: ObjectKind::SpellCopy, tapped: false, damage: 0, ..original });
         self.stack.push(copy);
-        self.stack_items.push(StackItem { slot: copy, controller, targets: item.targets, ability: None, delayed: None, sacrificed_power: 0, triggering: None });
+        self.stack_items.push(StackItem { slot: copy, controller, targets: item.targets, ability: None, delayed: None, sacrificed_power: 0, triggering: None, triggering_controller: None });
         let id = self.id_of(copy);
         self.log.push_with(|| Event::SpellCopied { spell, copy: id, controller });
         Ok(id)

@@ -51,9 +51,12 @@ pub struct PendingTrigger {
     /// For a delayed trigger: what it does and what it knows.
     #[serde(default)]
     pub delayed: Option<Box<DelayedFired>>,
-    /// The object the event was about ("that permanent", "that card").
+    /// The object the event was about ("that permanent", "that card"), and its controller
+    /// then (last known information, CR 608.2h).
     #[serde(default)]
     pub triggering: Option<ObjId>,
+    #[serde(default)]
+    pub triggering_controller: Option<u8>,
 }
 
 /// A delayed triggered ability waiting for its moment (CR 603.7).
@@ -62,8 +65,11 @@ pub struct Delayed {
     pub controller: u8,
     pub when: DelayedWhen,
     pub effects: Vec<Effect>,
-    /// The definition of the card whose ability created it (its "source").
+    /// The definition of the card whose ability created it, and that object: its source
+    /// (CR 603.7d-e).
     pub def: u32,
+    pub source: u32,
+    pub source_id: ObjId,
     /// How the creating spell was cast ("if this spell wasn't kicked").
     pub cast: CastInfo,
     pub remembered: Vec<ObjId>,
@@ -136,7 +142,7 @@ impl Game {
         let o = self.objects[source as usize];
         let def = self.defs[o.def as usize].clone();
         let t = &def.rules.triggers[index];
-        if t.condition.as_ref().is_some_and(|c| !crate::stack::condition_on_cast(c, &o.cast)) {
+        if t.condition.as_ref().is_some_and(|c| !self.intervening_if(c, controller, &o.cast)) {
             return;
         }
         if t.once_each_turn {
@@ -146,7 +152,16 @@ impl Game {
             }
             self.triggered_this_turn.push(key);
         }
-        self.pending_triggers.push(PendingTrigger { controller, source, source_id, index: index as u16, cast: o.cast, delayed: None, triggering });
+        let triggering_controller = triggering.and_then(|t| self.object(t).ok()).map(|o| o.controller);
+        self.pending_triggers.push(PendingTrigger { controller, source, source_id, index: index as u16, cast: o.cast, delayed: None, triggering, triggering_controller });
+    }
+
+    /// An intervening "if" clause (CR 603.4): about how the source was cast, or about the game.
+    pub(crate) fn intervening_if(&self, c: &crate::rules::Condition, controller: u8, cast: &CastInfo) -> bool {
+        match c {
+            crate::rules::Condition::YourLibraryEmpty => self.players[controller as usize].library.is_empty(),
+            other => crate::stack::condition_on_cast(other, cast),
+        }
     }
 
     /// A card was cycled: its own "when you cycle this card", wherever it went (CR 702.29c),
@@ -204,6 +219,7 @@ impl Game {
             let item = self.stack_items.last_mut().expect("just pushed");
             item.delayed = t.delayed;
             item.triggering = t.triggering;
+            item.triggering_controller = t.triggering_controller;
             self.objects[id.slot() as usize].cast = t.cast;
             if last_player == Some(t.controller) {
                 groups.last_mut().expect("same player").push(id.slot());
@@ -376,10 +392,9 @@ impl Game {
     }
 
     fn fire_delayed(&mut self, d: Delayed, triggering: Option<ObjId>) {
-        let source = triggering.map(|s| s.slot()).unwrap_or(0);
-        let source_id = triggering.unwrap_or(ObjId(0));
+        let (source, source_id) = (d.source, d.source_id);
         let cast = d.cast;
         let fired = DelayedFired { effects: d.effects, def: d.def, cast: d.cast, remembered: d.remembered, triggering };
-        self.pending_triggers.push(PendingTrigger { controller: d.controller, source, source_id, index: 0, cast, delayed: Some(Box::new(fired)), triggering });
+        self.pending_triggers.push(PendingTrigger { controller: d.controller, source, source_id, index: 0, cast, delayed: Some(Box::new(fired)), triggering, triggering_controller: None });
     }
 }

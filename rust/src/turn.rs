@@ -95,9 +95,11 @@ impl AdvanceProc {
     pub(crate) fn step(mut self, g: &mut Game) -> FrameStep {
         loop {
             if self.discarding {
-                // Back from the cleanup discard: finish cleanup and start the next turn.
+                // Back from the cleanup discard: finish cleanup.
                 self.discarding = false;
-                g.finish_cleanup();
+                if g.finish_cleanup() {
+                    return FrameStep::Done;
+                }
                 g.start_turn();
                 continue;
             }
@@ -105,11 +107,19 @@ impl AdvanceProc {
             for st in &mut g.players {
                 st.pool = Default::default();
             }
-            let Some(next) = g.step.next() else {
+            // Players who got priority in a cleanup step pass into another cleanup step
+            // (CR 514.3a).
+            let next = if g.step == Step::Cleanup { Some(Step::Cleanup) } else { g.step.next() };
+            let Some(next) = next else {
                 g.start_turn();
                 continue;
             };
             g.step = next;
+            // Without attacking creatures (combat arrives later) these steps are skipped
+            // (CR 508.8): they don't begin at all.
+            if matches!(next, Step::DeclareBlockers | Step::CombatDamage) {
+                continue;
+            }
             g.log.push_with(|| Event::StepBegan { turn: g.turn, step: next, active: g.active });
             if !matches!(next, Step::Draw | Step::DeclareBlockers | Step::CombatDamage | Step::Cleanup) {
                 g.fire(crate::trigger::TriggerEvent::StepBegan { step: next }); // "at the beginning of ..." (CR 603.2)
@@ -128,9 +138,7 @@ impl AdvanceProc {
                     g.draw_one(active);
                     g.fire(crate::trigger::TriggerEvent::StepBegan { step: next });
                 }
-                // Without attacking creatures (combat arrives later) these steps are skipped
-                // (CR 508.8).
-                Step::DeclareBlockers | Step::CombatDamage => continue,
+                Step::DeclareBlockers | Step::CombatDamage => unreachable!("skipped above"),
                 Step::End => g.fire_end_step(), // "at the beginning of the end step" (CR 513.1)
                 Step::Upkeep | Step::BeginCombat | Step::EndCombat => {}
                 Step::Cleanup => {
@@ -145,7 +153,9 @@ impl AdvanceProc {
                         g.push_discard(active, (hand - max) as u32, DiscardMode::Choose, false);
                         return FrameStep::Done;
                     }
-                    g.finish_cleanup();
+                    if g.finish_cleanup() {
+                        return FrameStep::Done;
+                    }
                     g.start_turn();
                     continue;
                 }
@@ -199,10 +209,11 @@ impl Game {
         if self.stack.is_empty() {
             return Err(illegal("the stack is empty"));
         }
-        let depth = self.stack.len();
+        let top = self.id_of(*self.stack.last().expect("not empty"));
         loop {
             let progress = self.pass_priority()?;
-            if progress == Progress::Paused || self.stack.len() < depth || self.is_over() || self.priority.is_none() {
+            let gone = self.slot_of(top).map_or(true, |s| self.objects[s as usize].zone.kind != ZoneKind::Stack);
+            if progress == Progress::Paused || gone || self.is_over() || self.priority.is_none() {
                 return Ok(progress);
             }
         }
@@ -272,14 +283,22 @@ impl Game {
         }
     }
 
-    /// CR 514.2: damage wears off and "until end of turn" effects end.
-    fn finish_cleanup(&mut self) {
+    /// CR 514.2: damage wears off and "until end of turn" effects end. Then, if state-based
+    /// actions happen or abilities trigger, the active player gets priority in this cleanup step
+    /// (CR 514.3a): true if so.
+    fn finish_cleanup(&mut self) -> bool {
         for o in &mut self.objects {
             if o.zone.kind == ZoneKind::Battlefield {
                 o.damage = 0;
             }
         }
         self.end_until_end_of_turn();
+        self.check_state_based_actions();
+        if self.pending_triggers.is_empty() || self.is_over() {
+            return false;
+        }
+        self.give_priority(self.active);
+        true
     }
 
     /// A new turn for the next player: untap step (CR 502), then upkeep.

@@ -116,12 +116,15 @@ impl DiscardProc {
             let hidden = if leng {
                 if !self.asked {
                     self.asked = true;
-                    let d = Decision { player: self.player, purpose: Purpose::DiscardToLibrary, choice: Choice::YesNo };
+                    // Choosing the card puts it on top of the library; choosing none, into the
+                    // graveyard.
+                    let options = vec![g.id_of(slot)];
+                    let d = Decision { player: self.player, purpose: Purpose::DiscardToLibrary, choice: Choice::Cards { options, min: 0, max: 1 } };
                     return Step::Ask(Frame::Discard(self), d);
                 }
                 self.asked = false;
-                let Answer::YesNo { yes } = g.take_answer() else { unreachable!("validated") };
-                yes
+                let Answer::Cards { cards } = g.take_answer() else { unreachable!("validated") };
+                !cards.is_empty()
             } else {
                 false
             };

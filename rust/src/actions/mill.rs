@@ -1,65 +1,108 @@
 //! Milling (CR 701.17).
 
+use serde::{Deserialize, Serialize};
+
+use crate::decision::Answer;
 use crate::error::{Error, Result};
 use crate::event::Event;
-use crate::game::{check_count, Game};
+use crate::game::{check_count, Game, Progress};
 use crate::object::ObjId;
+use crate::process::{Frame, Step};
 use crate::zone::{Zone, ZoneKind};
+
+/// Milling outside a spell or ability with replacement effects around: each milling player
+/// (APNAP) orders the replacements that change their count (CR 616.1), then all mill at once.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct MillProc {
+    players: Vec<u8>,
+    n: u32,
+    /// The orders chosen so far (the last one may be waiting for its answer).
+    orders: Vec<(u8, Vec<ObjId>)>,
+    asked: bool,
+}
+
+impl MillProc {
+    pub(crate) fn step(mut self, g: &mut Game) -> Step {
+        if self.asked {
+            self.asked = false;
+            let Answer::Cards { cards } = g.take_answer() else { unreachable!("validated") };
+            self.orders.last_mut().expect("asked").1 = cards;
+        }
+        for &p in &self.players {
+            if self.orders.iter().any(|(q, _)| *q == p) || self.n == 0 || g.players[p as usize].library.is_empty() {
+                continue;
+            }
+            if let Some(d) = g.mill_order_decision(p, &g.mill_changes(p)) {
+                self.orders.push((p, Vec::new()));
+                self.asked = true;
+                return Step::Ask(Frame::Mill(self), d);
+            }
+        }
+        // Simultaneous: every count is worked out before anyone mills (CR 101.4).
+        let counts: Vec<(u8, u32)> = self
+            .players
+            .iter()
+            .map(|&p| {
+                let order = self.orders.iter().find(|(q, _)| *q == p).map(|(_, o)| o.as_slice()).unwrap_or(&[]);
+                (p, g.milled_count(p, self.n, order))
+            })
+            .collect();
+        for (p, k) in counts {
+            let milled = g.mill_cards(p, k);
+            g.output.extend(milled);
+        }
+        Step::Done
+    }
+}
 
 impl Game {
     /// The player mills `n` cards: as many as possible when the library is shorter
-    /// (CR 701.17b). Returns the milled cards as the new objects in the graveyard, in the order
+    /// (CR 701.17b). Returns the milled cards as the new objects where they went, in the order
     /// they were in the library (top first); cards milled together keep that order, the former
-    /// top card lowest in the graveyard.
-    pub fn mill(&mut self, player: usize, n: i64) -> Result<Vec<ObjId>> {
+    /// top card lowest in the graveyard. Stops (`Paused`) only if replacement effects change the
+    /// count and the player must order them (CR 616.1).
+    pub fn mill(&mut self, player: usize, n: i64) -> Result<Progress> {
         self.ensure_idle()?;
         let p = self.check_live_player(player)?;
         let n = check_count(n, "number of cards to mill")?;
-        let n = self.replaced_mill_count(p, n)?;
-        let milled = self.mill_cards(p, n);
-        self.check_state_based_actions();
-        self.settle()?;
-        Ok(milled)
-    }
-
-    /// How many cards `p` really mills for `n` (CR 614.1a), ordering the replacements by the
-    /// player's script or policy (CR 616.1).
-    fn replaced_mill_count(&mut self, p: u8, n: u32) -> Result<u32> {
-        if n == 0 || !self.statics_in_play() {
-            return Ok(n);
-        }
-        let order = self.mill_order_now(p)?;
-        Ok(self.milled_count(p, n, &order))
+        self.mill_together(vec![p], n)
     }
 
     /// Each listed player mills `n` cards at the same time ("each player mills", "each opponent
-    /// mills"). Results are in the order the players were given.
-    pub fn mill_each(&mut self, players: &[usize], n: i64) -> Result<Vec<Vec<ObjId>>> {
+    /// mills"). The milled cards of all of them, the players in APNAP order.
+    pub fn mill_each(&mut self, players: &[usize], n: i64) -> Result<Progress> {
         self.ensure_idle()?;
         let order = self.check_player_set(players)?;
         let n = check_count(n, "number of cards to mill")?;
-        let mut counts = Vec::with_capacity(order.len());
-        for &p in &order {
-            counts.push((p, self.replaced_mill_count(p, n)?));
-        }
-        let mut by_player: Vec<(u8, Vec<ObjId>)> = counts.into_iter().map(|(p, k)| (p, self.mill_cards(p, k))).collect();
-        self.check_state_based_actions();
-        self.settle()?;
-        Ok(players
-            .iter()
-            .map(|&p| {
-                let i = by_player.iter().position(|(q, _)| *q as usize == p).expect("validated above");
-                std::mem::take(&mut by_player[i].1)
-            })
-            .collect())
+        self.mill_together(order, n)
     }
 
     /// Each opponent of `player` mills `n` cards (what Fractured Sanity does).
-    pub fn mill_opponents(&mut self, player: usize, n: i64) -> Result<Vec<Vec<ObjId>>> {
+    pub fn mill_opponents(&mut self, player: usize, n: i64) -> Result<Progress> {
         self.ensure_idle()?;
         let p = self.check_live_player(player)?;
         let opponents: Vec<usize> = self.opponents_of(p).into_iter().map(usize::from).collect();
         self.mill_each(&opponents, n)
+    }
+
+    fn mill_together(&mut self, players: Vec<u8>, n: u32) -> Result<Progress> {
+        if self.statics_in_play() {
+            return self.perform(Frame::Mill(MillProc { players, n, orders: Vec::new(), asked: false }));
+        }
+        // Nothing can change the count or ask anything: the hot path.
+        let mut milled = Vec::new();
+        for p in players {
+            if milled.is_empty() {
+                milled = self.mill_cards(p, n);
+            } else {
+                milled.extend(self.mill_cards(p, n));
+            }
+        }
+        self.check_state_based_actions();
+        if let Progress::Paused = self.settle()? {
+            return Ok(Progress::Paused);
+        }
+        Ok(Progress::Done(milled))
     }
 
     /// Mills `n` cards as a cost: a cost can't be paid with fewer cards in the library
