@@ -270,13 +270,14 @@ def test_game_mill_with_an_invalid_scripted_order_changes_nothing():  # CR 733; 
     assert g.script_len(1) == 1
 
 
-@pytest.mark.xfail(strict=True, reason="R4: mill_each takes an earlier player's scripted order and then raises for a later manual player; the consumed script answer stays consumed (CR 733)")
-def test_mill_each_that_fails_for_one_player_consumes_nobodys_script():  # CR 733, 616.1
+def test_mill_each_uses_one_players_script_and_stops_for_the_manual_player():  # CR 616.1, GUIDE §4
     g, (bruvac, crystal) = mill_game(3, ("Bruvac the Grandiloquent", "The Water Crystal"))
     g.script(1, [[crystal, bruvac]])
-    with untouched(g, mtgsim.IllegalActionError, match="616.1"):
-        g.mill_each([1, 2], 3)  # player 2 is manual
-    assert g.script_len(1) == 1
+    assert g.mill_each([1, 2], 3) is None  # player 2 is manual: stopped at their order
+    assert g.script_len(1) == 0 and (g.pending.player, g.pending.purpose) == (2, "order_replacements")
+    assert len(g.library(1)) == len(g.library(2)) == 40  # nobody has milled yet (simultaneous)
+    g.answer([bruvac, crystal])  # player 2: 3 x 2 + 4 = 10
+    assert (len(g.library(1)), len(g.library(2))) == (40 - 14, 40 - 10)
 
 
 def test_an_empty_library_mills_nothing_and_no_order_is_asked():  # CR 701.17b, 614.7 ("would mill one or more cards")
@@ -888,7 +889,6 @@ def test_the_printed_library_of_leng_does_not_touch_fauna_shamans_cost():  # CR 
     assert g.stack() == [ab] and names(g, g.graveyard(0)) == ["Grizzly Bears"]
 
 
-@pytest.mark.xfail(strict=True, reason="R6: the 'costs' variant of discard_to_library_top is consulted only for activated abilities' 'discard a [filter] card' costs, not for a spell's additional discard cost (rules.rs: 'With costs, discards to pay costs too')")
 def test_the_costs_variant_also_offers_a_spells_additional_discard():  # CR 701.9c, 601.2h
     g = with_libraries(new_game(), 5, "Plains")
     g.add_cards(0, "battlefield", ["Library of Leng"] + ["Mountain"] * 4)

@@ -398,14 +398,14 @@ impl ActivateProc {
                     }
                     if let Some(given) = self.opts.discard {
                         if !options.contains(&given) {
-                            return Step::Fail(illegal(format!("object {} is not a {filter} card in player {}'s hand, so it can't be discarded for {}", given.0, self.player, def.name)));
+                            return Step::Fail(illegal(format!("object {} is not a {} in player {}'s hand, so it can't be discarded for {}", given.0, filter.card_phrase(), self.player, def.name)));
                         }
                         self.discard = Some(given);
                         self.stage = Stage::DiscardWhere;
                         continue;
                     }
                     if options.is_empty() {
-                        return Step::Fail(Error::CannotPay(format!("player {} has no {filter} card in hand to discard for {}", self.player, def.name)));
+                        return Step::Fail(Error::CannotPay(format!("player {} has no {} in hand to discard for {}", self.player, filter.card_phrase(), def.name)));
                     }
                     return self.ask(Purpose::CostChoice, Choice::Cards { options, min: 1, max: 1 });
                 }

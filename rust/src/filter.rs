@@ -119,6 +119,16 @@ impl CardFilter {
         CardFilter { any_of: Vec::new(), text: "card".into() }
     }
 
+    /// The description as a noun phrase ending in "card": "creature card", "card".
+    pub fn card_phrase(&self) -> String {
+        let t = self.text.trim_end_matches(" cards").trim_end_matches(" card");
+        if t == "card" || t == "cards" {
+            "card".into()
+        } else {
+            format!("{t} card")
+        }
+    }
+
     /// True for "a card" with no stated quality.
     pub fn is_any(&self) -> bool {
         self.any_of.is_empty()
