@@ -98,13 +98,13 @@ impl Game {
         self.check_activation(p, slot, ability)?;
         // What can be told now is checked now, before any decision is asked (CR 602.2).
         if let Some(f) = &ability.cost.sacrifice {
-            let cf = CardFilter::parse(f).expect("validated when the card was loaded");
+            let cf = CardFilter::cached(f);
             if !self.battlefield.iter().any(|&s| self.objects[s as usize].controller == p && cf.matches(self.def_of_slot(s))) {
                 return Err(Error::CannotPay(format!("player {p} controls no {f} to sacrifice for this ability of {}", def.name)));
             }
         }
         if let Some(f) = &ability.cost.discard {
-            let cf = CardFilter::parse(f).expect("validated when the card was loaded");
+            let cf = CardFilter::cached(f);
             if !self.players[p as usize].hand.iter().any(|&s| s != slot && cf.matches(self.def_of_slot(s))) {
                 return Err(Error::CannotPay(format!("player {p} has no {f} card in hand to discard for this ability of {}", def.name)));
             }
@@ -112,7 +112,10 @@ impl Game {
         if let Some(i) = ability.targets.iter().position(|t| !t.up_to && (self.target_options(t, p, None).len() as u32) < t.count) {
             return Err(illegal(format!("this ability of {} has too few legal targets for target {i} (CR 601.2c)", def.name)));
         }
-        if !self.ability_mana_payable(p, slot, ability) {
+        // With choices to make before paying, check the mana now, so that no decision is asked
+        // for an activation that can't be paid; otherwise paying checks it.
+        let choices_first = ability.cost.has_x() || !ability.targets.is_empty() || ability.cost.sacrifice.is_some() || ability.cost.discard.is_some();
+        if choices_first && !self.ability_mana_payable(p, slot, ability) {
             let to_pay = self.ability_mana(p, ability, 0);
             return Err(crate::cost::cannot_pay(&to_pay.symbols, "not enough untapped mana sources and mana in the pool"));
         }
@@ -144,12 +147,12 @@ impl Game {
         }
         let has = |filter: &Option<String>, zone: &[u32]| {
             filter.as_ref().is_none_or(|f| {
-                let f = CardFilter::parse(f).expect("validated when the card was loaded");
+                let f = CardFilter::cached(f);
                 zone.iter().any(|&s| s != slot && f.matches(self.def_of_slot(s)))
             })
         };
         let sacrifice_ok = a.cost.sacrifice.as_ref().is_none_or(|f| {
-            let f = CardFilter::parse(f).expect("validated when the card was loaded");
+            let f = CardFilter::cached(f);
             // The source itself may be the permanent sacrificed.
             self.battlefield.iter().any(|&s| self.objects[s as usize].controller == p && f.matches(self.def_of_slot(s)))
         });
@@ -354,7 +357,7 @@ impl ActivateProc {
                         self.stage = Stage::Discard;
                         continue;
                     };
-                    let filter = CardFilter::parse(filter).expect("validated when the card was loaded");
+                    let filter = CardFilter::cached(filter);
                     let options: Vec<ObjId> = g
                         .battlefield
                         .iter()
@@ -386,7 +389,7 @@ impl ActivateProc {
                         self.stage = Stage::Pay;
                         continue;
                     };
-                    let filter = CardFilter::parse(filter).expect("validated when the card was loaded");
+                    let filter = CardFilter::cached(filter);
                     let hand = &g.players[self.player as usize].hand;
                     let options: Vec<ObjId> = hand.iter().filter(|&&s| s != slot && filter.matches(g.def_of_slot(s))).map(|&s| g.id_of(s)).collect();
                     if self.asked {

@@ -452,7 +452,7 @@ impl CastProc {
                         self.stage = Stage::Sticker;
                         continue;
                     };
-                    let filter = crate::filter::CardFilter::parse(filter).expect("validated when the card was loaded");
+                    let filter = crate::filter::CardFilter::cached(filter);
                     let hand = &g.players[self.caster as usize].hand;
                     let options: Vec<ObjId> = hand.iter().filter(|&&s| s != self.card.slot() && filter.matches(g.def_of_slot(s))).map(|&s| g.id_of(s)).collect();
                     if self.asked {
@@ -482,7 +482,7 @@ impl CastProc {
                         let Answer::Cards { cards } = g.take_answer() else { unreachable!("validated") };
                         self.discard_hidden = !cards.is_empty();
                         let def = &g.defs[self.def as usize];
-                        let any = def.rules.additional_discard.as_deref().is_none_or(|f| crate::filter::CardFilter::parse(f).expect("validated").is_any());
+                        let any = def.rules.additional_discard.as_deref().is_none_or(|f| crate::filter::CardFilter::cached(f).is_any());
                         if self.discard_hidden && !any {
                             // CR 701.9c: it would have no characteristics, so it can't pay a
                             // cost that names one; the cast is undone (CR 733).

@@ -44,7 +44,7 @@ impl Game {
                 }
                 for st in &self.def_of_slot(s).rules.statics {
                     if let StaticAbility::OthersGetPerCounter { filter, counter } = st {
-                        if crate::filter::CardFilter::parse(filter).expect("validated").matches(self.def_of_slot(slot)) {
+                        if crate::filter::CardFilter::cached(filter).matches(self.def_of_slot(slot)) {
                             let n = self.counters_on(s).map_or(0, |c| c.get(counter)) as i64;
                             p += n;
                             t += n;

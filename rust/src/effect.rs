@@ -2,6 +2,8 @@
 //! effect vocabulary in `rules.rs`. Instructions that need a player's choice hand over to the
 //! action frames (scry, discard, search) and the interpreter continues after them.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use crate::ability::AbilityRef;
@@ -76,8 +78,8 @@ enum Root {
     AsEnters,
     Mode(u16),
     Ability(AbilityRef),
-    /// A delayed triggered ability's own instructions (CR 603.7).
-    Inline(Vec<Effect>),
+    /// A delayed triggered ability's own instructions (CR 603.7), or a "you may" body.
+    Inline(Arc<Vec<Effect>>),
 }
 
 impl EffectProc {
@@ -94,45 +96,34 @@ impl EffectProc {
     }
 
     pub(crate) fn inline(def: u32, effects: Vec<Effect>, ctx: EffectCtx) -> EffectProc {
-        EffectProc { def, root: Root::Inline(effects), path: Vec::new(), pc: 0, choosing: false, mill_orders: Vec::new(), ctx }
+        EffectProc { def, root: Root::Inline(Arc::new(effects)), path: Vec::new(), pc: 0, choosing: false, mill_orders: Vec::new(), ctx }
     }
 
     pub(crate) fn as_enters(def: u32, ctx: EffectCtx) -> EffectProc {
         EffectProc { def, root: Root::AsEnters, path: Vec::new(), pc: 0, choosing: false, mill_orders: Vec::new(), ctx }
     }
 
-    fn list<'a>(&'a self, g: &'a Game) -> &'a [Effect] {
-        let rules = &g.defs[self.def as usize].rules;
-        let mut list: &[Effect] = match &self.root {
-            Root::Spell => &rules.spell,
-            Root::AsEnters => &rules.as_enters,
-            Root::Mode(m) => &rules.modes[*m as usize].effects,
-            Root::Ability(AbilityRef::Activated(i)) => &rules.activated[*i as usize].effects,
-            Root::Ability(AbilityRef::Triggered(i)) => &rules.triggers[*i as usize].effects,
-            Root::Ability(AbilityRef::Delayed) => &[],
-            Root::Inline(effects) => effects,
-        };
-        for &(i, branch) in &self.path {
-            match &list[i as usize] {
-                Effect::If { then, otherwise, .. } => list = if branch { then } else { otherwise },
-                _ => unreachable!("paths only go through `If`"),
-            }
+    /// Where the instructions being followed live: shared, so following them borrows and
+    /// never copies them.
+    fn source(&self, g: &Game) -> EffectSource {
+        match &self.root {
+            Root::Inline(effects) => EffectSource::Inline(effects.clone()),
+            _ => EffectSource::Def(g.defs[self.def as usize].clone()),
         }
-        list
     }
 
     pub(crate) fn step(mut self, g: &mut Game) -> Step {
+        let src = self.source(g);
         if self.choosing {
             self.choosing = false;
             let answer = g.take_answer();
-            let effect = self.list(g)[self.pc as usize - 1].clone();
+            let effect = &src.list(&self.root, &self.path)[self.pc as usize - 1];
             if let Some(pending) = self.answered(g, effect, answer) {
                 return self.pend(g, pending);
             }
         }
         loop {
-            let list = self.list(g);
-            let Some(effect) = list.get(self.pc as usize).cloned() else { return Step::Done };
+            let Some(effect) = src.list(&self.root, &self.path).get(self.pc as usize) else { return Step::Done };
             self.pc += 1;
             if let Some(pending) = self.apply(g, effect) {
                 return self.pend(g, pending);
@@ -162,7 +153,7 @@ impl EffectProc {
             Pending::Inline(effects) => {
                 // A "you may" / "if you do" body runs with this context; what it remembers and
                 // mills comes back through `Root::Inline`'s own context, so run it in place.
-                let inner = EffectProc { def: self.def, root: Root::Inline(effects), path: Vec::new(), pc: 0, choosing: false, mill_orders: Vec::new(), ctx: self.ctx.clone() };
+                let inner = EffectProc { def: self.def, root: Root::Inline(Arc::new(effects)), path: Vec::new(), pc: 0, choosing: false, mill_orders: Vec::new(), ctx: self.ctx.clone() };
                 g.frames.push(Frame::Effect(Box::new(self)));
                 g.frames.push(Frame::Effect(Box::new(inner)));
                 Step::Done
@@ -171,7 +162,7 @@ impl EffectProc {
     }
 
     /// Finishes the instruction just read with the answer to the decision it asked.
-    fn answered(&mut self, g: &mut Game, effect: Effect, answer: Answer) -> Option<Pending> {
+    fn answered(&mut self, g: &mut Game, effect: &Effect, answer: Answer) -> Option<Pending> {
         let controller = self.ctx.controller;
         match (effect, answer) {
             (Effect::PutFromHand { tapped, .. }, Answer::Cards { cards }) => {
@@ -205,16 +196,16 @@ impl EffectProc {
                     g.log.push_with(|| Event::Moved { from_id: c, card, from, to });
                 }
                 let others: Vec<ObjId> = revealed.into_iter().filter(|c| !cards.contains(c) && g.object(*c).is_ok()).collect();
-                self.put_rest(g, others, rest);
+                self.put_rest(g, others, *rest);
                 None
             }
             (Effect::May { then }, Answer::YesNo { yes }) => {
                 self.ctx.did = yes;
-                yes.then_some(Pending::Inline(then))
+                yes.then_some(Pending::Inline(then.clone()))
             }
             (Effect::MayPay { cost, then }, Answer::YesNo { yes }) => {
                 self.ctx.did = yes && g.pay_mana_now(controller, &cost);
-                self.ctx.did.then_some(Pending::Inline(then))
+                self.ctx.did.then_some(Pending::Inline(then.clone()))
             }
             (effect @ Effect::Mill { .. }, Answer::Cards { cards }) => {
                 self.mill_orders.last_mut().expect("asked for a mill order").1 = cards;
@@ -225,7 +216,7 @@ impl EffectProc {
     }
 
     /// Does one instruction; says what must happen before the next one.
-    fn apply(&mut self, g: &mut Game, effect: Effect) -> Option<Pending> {
+    fn apply(&mut self, g: &mut Game, effect: &Effect) -> Option<Pending> {
         // The few things instructions read from the context are `Copy`: no per-instruction clone.
         let (controller, source_id, cast, triggering) = (self.ctx.controller, self.ctx.source_id, self.ctx.cast, self.ctx.triggering);
         match effect {
@@ -266,7 +257,7 @@ impl EffectProc {
                 None
             }
             Effect::MilledToHand { filter, count } => {
-                let filter = CardFilter::parse(&filter).expect("validated when the card was loaded");
+                let filter = CardFilter::cached(&filter);
                 // Only milled cards still where they went, in a public zone (CR 701.17c).
                 let options: Vec<ObjId> = self
                     .ctx
@@ -278,7 +269,7 @@ impl EffectProc {
                 if options.is_empty() {
                     return None;
                 }
-                Some(Pending::Ask(Decision { player: controller, purpose: Purpose::PutFromMilled, choice: Choice::Cards { options, min: 0, max: count } }))
+                Some(Pending::Ask(Decision { player: controller, purpose: Purpose::PutFromMilled, choice: Choice::Cards { options, min: 0, max: *count } }))
             }
             Effect::Scry { who, count } => {
                 let players = self.players(g, who);
@@ -286,7 +277,7 @@ impl EffectProc {
                 g.scry_frame(players, n).map(Pending::Frame)
             }
             Effect::Discard { who, count, random } => {
-                let mode = if random { DiscardMode::Random } else { DiscardMode::Choose };
+                let mode = if *random { DiscardMode::Random } else { DiscardMode::Choose };
                 // Several players discarding: each frame in turn, the active player's first.
                 let players = self.players(g, who);
                 for &p in players.iter().skip(1).rev() {
@@ -298,16 +289,16 @@ impl EffectProc {
                 Some(Pending::Frame(g.discard_frame(first, n, mode)))
             }
             Effect::Search { who, filter, count, to, reveal, shuffle, optional } => {
-                let filter = CardFilter::parse(&filter).expect("validated when the card was loaded");
+                let filter = CardFilter::cached(&filter);
                 let players = self.players(g, who);
                 // "Each player may search": each in turn, the active player's first.
                 for &p in players.iter().skip(1).rev() {
-                    let spec = SearchSpec { filter: filter.clone(), max: count, to, reveal, shuffle, optional };
+                    let spec = SearchSpec { filter: filter.clone(), max: *count, to: *to, reveal: *reveal, shuffle: *shuffle, optional: *optional };
                     let f = g.search_frame(p, p, spec);
                     g.frames.push(f);
                 }
                 let p = *players.first()?;
-                let spec = SearchSpec { filter, max: count, to, reveal, shuffle, optional };
+                let spec = SearchSpec { filter, max: *count, to: *to, reveal: *reveal, shuffle: *shuffle, optional: *optional };
                 Some(Pending::Frame(g.search_frame(p, p, spec)))
             }
             Effect::Shuffle { who } => {
@@ -317,7 +308,7 @@ impl EffectProc {
                 None
             }
             Effect::Counter { target } => {
-                for t in self.legal_targets(target) {
+                for t in self.legal_targets(*target) {
                     if let TargetRef::Object(id) = t {
                         g.counter_spell(id.slot());
                     }
@@ -325,7 +316,7 @@ impl EffectProc {
                 None
             }
             Effect::Damage { target, amount } => {
-                for t in self.legal_targets(target) {
+                for t in self.legal_targets(*target) {
                     let n = self.amount(g, &amount, controller);
                     g.deal_damage(source_id, t, n);
                 }
@@ -340,14 +331,14 @@ impl EffectProc {
                 None
             }
             Effect::PutFromHand { filter, optional, count, .. } => {
-                let filter = CardFilter::parse(&filter).expect("validated when the card was loaded");
+                let filter = CardFilter::cached(&filter);
                 let hand = &g.players[controller as usize].hand;
                 let options: Vec<ObjId> = hand.iter().filter(|&&s| filter.matches(g.def_of_slot(s))).map(|&s| g.id_of(s)).collect();
                 if options.is_empty() {
                     return None;
                 }
-                let min = if optional { 0 } else { 1 };
-                Some(Pending::Ask(Decision { player: controller, purpose: Purpose::PutFromHand, choice: Choice::Cards { options, min, max: count } }))
+                let min = if *optional { 0 } else { 1 };
+                Some(Pending::Ask(Decision { player: controller, purpose: Purpose::PutFromHand, choice: Choice::Cards { options, min, max: *count } }))
             }
             Effect::If { cond, .. } => Some(Pending::Branch(self.holds(g, &cond))),
             Effect::May { .. } => Some(Pending::Ask(Decision { player: controller, purpose: Purpose::May, choice: Choice::YesNo })),
@@ -362,7 +353,7 @@ impl EffectProc {
             Effect::PutCounters { counter, count, on } => {
                 let slots: Vec<u32> = match on {
                     CounterPlace::Source => g.slot_of(source_id).ok().filter(|&s| g.objects[s as usize].zone.kind == ZoneKind::Battlefield).into_iter().collect(),
-                    CounterPlace::Target(i) => self.legal_targets(i).filter_map(|t| if let TargetRef::Object(id) = t { g.slot_of(id).ok() } else { None }).collect(),
+                    CounterPlace::Target(i) => self.legal_targets(*i).filter_map(|t| if let TargetRef::Object(id) = t { g.slot_of(id).ok() } else { None }).collect(),
                     CounterPlace::EachCreature(who) => {
                         let players = self.players(g, who);
                         g.battlefield.iter().copied().filter(|&s| players.contains(&g.objects[s as usize].controller) && g.def_of_slot(s).is(CardType::Creature)).collect()
@@ -379,7 +370,7 @@ impl EffectProc {
             Effect::Pump { power, toughness, keywords } => {
                 // "[This] gets ...": the source, if it is still the same permanent.
                 if g.object(source_id).is_ok_and(|o| o.zone.kind == ZoneKind::Battlefield) {
-                    g.add_until_end_of_turn(UntilEndOfTurn { object: source_id, power, toughness, keywords });
+                    g.add_until_end_of_turn(UntilEndOfTurn { object: source_id, power: *power, toughness: *toughness, keywords: keywords.clone() });
                 }
                 None
             }
@@ -391,7 +382,7 @@ impl EffectProc {
                 None
             }
             Effect::Tap { target } => {
-                for t in self.legal_targets(target) {
+                for t in self.legal_targets(*target) {
                     if let TargetRef::Object(id) = t {
                         g.objects[id.slot() as usize].tapped = true;
                     }
@@ -399,7 +390,7 @@ impl EffectProc {
                 None
             }
             Effect::Bounce { target } => {
-                for t in self.legal_targets(target).collect::<Vec<_>>() {
+                for t in self.legal_targets(*target).collect::<Vec<_>>() {
                     if let TargetRef::Object(id) = t {
                         let from = g.objects[id.slot() as usize].zone;
                         let card = g.move_slot(id.slot(), ZoneKind::Hand, Position::Top);
@@ -410,7 +401,7 @@ impl EffectProc {
                 None
             }
             Effect::ExileTarget { target } => {
-                for t in self.legal_targets(target).collect::<Vec<_>>() {
+                for t in self.legal_targets(*target).collect::<Vec<_>>() {
                     if let TargetRef::Object(id) = t {
                         let from = g.objects[id.slot() as usize].zone;
                         let card = g.move_slot(id.slot(), ZoneKind::Exile, Position::Top);
@@ -440,7 +431,7 @@ impl EffectProc {
                     let Ok(slot) = g.slot_of(id) else { continue }; // it left: a new object (CR 400.7)
                     let from = g.objects[slot as usize].zone;
                     let card = g.move_slot(slot, ZoneKind::Battlefield, Position::Top);
-                    g.objects[slot as usize].tapped = tapped;
+                    g.objects[slot as usize].tapped = *tapped;
                     let to = g.objects[slot as usize].zone;
                     g.entered_battlefield(slot);
                     g.log.push_with(|| Event::Moved { from_id: id, card, from, to });
@@ -448,7 +439,7 @@ impl EffectProc {
                 None
             }
             Effect::Destroy { target } => {
-                for t in self.legal_targets(target).collect::<Vec<_>>() {
+                for t in self.legal_targets(*target).collect::<Vec<_>>() {
                     if let TargetRef::Object(id) = t {
                         g.put_into_graveyard_from_battlefield(id.slot());
                     }
@@ -461,7 +452,7 @@ impl EffectProc {
             }
             Effect::RevealTop { count } => {
                 let lib = &g.players[controller as usize].library;
-                let k = (count as usize).min(lib.len());
+                let k = (*count as usize).min(lib.len());
                 let cards: Vec<ObjId> = lib[lib.len() - k..].iter().rev().map(|&s| g.id_of(s)).collect();
                 if !cards.is_empty() {
                     let shown = cards.clone();
@@ -471,15 +462,15 @@ impl EffectProc {
                 None
             }
             Effect::PutRevealedToHand { filter, count, rest } => {
-                let filter = CardFilter::parse(&filter).expect("validated when the card was loaded");
+                let filter = CardFilter::cached(&filter);
                 let revealed: Vec<ObjId> = self.ctx.remembered.iter().copied().filter(|&c| g.object(c).is_ok()).collect();
                 let options: Vec<ObjId> = revealed.iter().copied().filter(|&c| filter.matches(g.def_of_slot(c.slot()))).collect();
                 if options.is_empty() {
                     self.ctx.remembered.clear();
-                    self.put_rest(g, revealed, rest);
+                    self.put_rest(g, revealed, *rest);
                     return None;
                 }
-                Some(Pending::Ask(Decision { player: controller, purpose: Purpose::PutFromHand, choice: Choice::Cards { options, min: 0, max: count } }))
+                Some(Pending::Ask(Decision { player: controller, purpose: Purpose::PutFromHand, choice: Choice::Cards { options, min: 0, max: *count } }))
             }
             Effect::AddMana { mana } => {
                 g.add_mana(controller, &mana);
@@ -488,8 +479,8 @@ impl EffectProc {
             Effect::Delayed { when, effects } => {
                 g.delayed.push(crate::trigger::Delayed {
                     controller,
-                    when,
-                    effects,
+                    when: *when,
+                    effects: effects.clone(),
                     def: self.def,
                     source: self.ctx.source,
                     source_id,
@@ -552,9 +543,9 @@ impl EffectProc {
     }
 
     /// The players an instruction names, in APNAP order.
-    fn players(&self, g: &Game, who: Who) -> Vec<u8> {
+    fn players(&self, g: &Game, who: &Who) -> Vec<u8> {
         let c = self.ctx.controller;
-        let mut v = match who {
+        let mut v = match *who {
             Who::You => vec![c],
             Who::EachOpponent => return g.opponents_of(c),
             Who::EachPlayer => (0..g.players.len() as u8).filter(|&p| g.players[p as usize].lost.is_none()).collect(),
@@ -589,7 +580,7 @@ impl EffectProc {
             Amount::Dynamic(Dynamic::CountersOnSource(kind)) => g.counters_on(self.ctx.source).map_or(0, |c| c.get(kind)),
             Amount::Dynamic(Dynamic::CardsInYourHand) => g.players[self.ctx.controller as usize].hand.len() as u32,
             Amount::Dynamic(Dynamic::Permanents(filter)) => {
-                let f = CardFilter::parse(filter).expect("validated when the card was loaded");
+                let f = CardFilter::cached(filter);
                 g.battlefield.iter().filter(|&&s| f.matches(g.def_of_slot(s))).count() as u32
             }
             Amount::Dynamic(Dynamic::SacrificedPower) => self.ctx.sacrificed_power.max(0) as u32,
@@ -606,11 +597,44 @@ impl EffectProc {
             Condition::YourLibraryEmpty => g.players[self.ctx.controller as usize].library.is_empty(),
             Condition::YouDid => self.ctx.did,
             Condition::RememberedIs(filter) => {
-                let f = CardFilter::parse(filter).expect("validated when the card was loaded");
+                let f = CardFilter::cached(filter);
                 self.ctx.remembered.iter().any(|&c| g.object(c).is_ok() && f.matches(g.def_of_slot(c.slot())))
             }
             other => crate::stack::condition_on_cast(other, &self.ctx.cast),
         }
+    }
+}
+
+/// The shared home of a list of instructions.
+enum EffectSource {
+    Def(Arc<crate::card::CardDef>),
+    Inline(Arc<Vec<Effect>>),
+}
+
+impl EffectSource {
+    /// The instruction list at `path` under `root`.
+    fn list<'a>(&'a self, root: &Root, path: &[(u16, bool)]) -> &'a [Effect] {
+        let mut list: &[Effect] = match (self, root) {
+            (EffectSource::Inline(effects), _) => effects,
+            (EffectSource::Def(def), root) => {
+                let rules = &def.rules;
+                match root {
+                    Root::Spell => &rules.spell,
+                    Root::AsEnters => &rules.as_enters,
+                    Root::Mode(m) => &rules.modes[*m as usize].effects,
+                    Root::Ability(AbilityRef::Activated(i)) => &rules.activated[*i as usize].effects,
+                    Root::Ability(AbilityRef::Triggered(i)) => &rules.triggers[*i as usize].effects,
+                    Root::Ability(AbilityRef::Delayed) | Root::Inline(_) => &[],
+                }
+            }
+        };
+        for &(i, branch) in path {
+            match &list[i as usize] {
+                Effect::If { then, otherwise, .. } => list = if branch { then } else { otherwise },
+                _ => unreachable!("paths only go through `If`"),
+            }
+        }
+        list
     }
 }
 

@@ -2,7 +2,10 @@
 //! sorcery card", "a Wizard card", "a card"). A description with no stated quality is "a card"
 //! (CR 701.23d: must be found); any stated quality may go unfound (CR 701.23b).
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::fmt;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -112,6 +115,22 @@ impl CardFilter {
             any_of.clear(); // "a card": no stated quality
         }
         Ok(CardFilter { any_of, text: trimmed.to_string() })
+    }
+
+    /// A description already known to be valid (checked when its card was loaded), parsed
+    /// once per thread and shared: the hot paths never parse.
+    pub fn cached(text: &str) -> Arc<CardFilter> {
+        thread_local! {
+            static CACHE: RefCell<HashMap<Box<str>, Arc<CardFilter>>> = RefCell::new(HashMap::new());
+        }
+        CACHE.with(|c| {
+            if let Some(f) = c.borrow().get(text) {
+                return f.clone();
+            }
+            let f = Arc::new(CardFilter::parse(text).expect("card descriptions are validated when their card is loaded"));
+            c.borrow_mut().insert(text.into(), f.clone());
+            f
+        })
     }
 
     /// Any card at all.

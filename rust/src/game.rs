@@ -652,6 +652,14 @@ impl Game {
         }
     }
 
+    /// Whether `p`'s next "choose cards" decision would be answered by taking the first
+    /// options in order (no script, not strict, a first-option policy), so an action may pick
+    /// them itself without building the decision — the same answer, without the allocation.
+    pub(crate) fn takes_first_options(&self, p: u8) -> bool {
+        let seat = &self.seats[p as usize];
+        !self.strict && seat.script.is_empty() && matches!(seat.policy, Policy::First | Policy::Goldfish)
+    }
+
     /// The answer for a decision from the script, then (outside strict mode) the policy.
     pub(crate) fn auto_answer(&mut self, d: &Decision) -> Result<Option<Answer>> {
         let seat = &mut self.seats[d.player as usize];

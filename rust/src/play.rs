@@ -163,7 +163,7 @@ impl Game {
         let def = self.def_of_slot(slot);
         let required_targets_exist = def.rules.targets.iter().filter(|t| t.if_kicked.is_none() && !t.up_to && t.mode.is_none()).all(|t| self.target_options(t, p, None).len() as u32 >= t.count);
         let discard_ok = def.rules.additional_discard.as_ref().is_none_or(|f| {
-            let f = crate::filter::CardFilter::parse(f).expect("validated when the card was loaded");
+            let f = crate::filter::CardFilter::cached(f);
             self.players[p as usize].hand.iter().any(|&s| s != slot && f.matches(self.def_of_slot(s)))
         });
         required_targets_exist && discard_ok && self.cost_of(self.id_of(slot), &[], 0).is_ok_and(|(_, payable)| payable)

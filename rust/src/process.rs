@@ -151,3 +151,4 @@ impl Game {
         self.answer.take().expect("a frame resumes only with an answer")
     }
 }
+

@@ -166,7 +166,7 @@ fn destination(to: &str, tapped: bool) -> PyResult<Destination> {
 fn search_spec(description: &str, count: i64, to: &str, reveal: bool, shuffle: bool, optional: bool, tapped: bool) -> PyResult<SearchSpec> {
     let filter = CardFilter::parse(description).py_err()?;
     let max = check_count(count, "number of cards to find").py_err()?;
-    Ok(SearchSpec { filter, max, to: destination(to, tapped)?, reveal, shuffle, optional })
+    Ok(SearchSpec { filter: filter.into(), max, to: destination(to, tapped)?, reveal, shuffle, optional })
 }
 
 fn id_list(ob: &Bound<'_, PyAny>, what: &str) -> Result<Vec<ObjId>, String> {

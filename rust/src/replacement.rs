@@ -112,6 +112,6 @@ impl Game {
     }
 }
 
-fn parse(filter: &str) -> CardFilter {
-    CardFilter::parse(filter).expect("validated when the card was loaded")
+fn parse(filter: &str) -> std::sync::Arc<CardFilter> {
+    CardFilter::cached(filter)
 }

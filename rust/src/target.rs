@@ -57,7 +57,7 @@ impl Game {
                 let o = &self.objects[slot as usize];
                 let def = &self.defs[o.def as usize];
                 if let Some(f) = &spec.filter {
-                    if !crate::filter::CardFilter::parse(f).expect("validated when the card was loaded").matches(def) {
+                    if !crate::filter::CardFilter::cached(f).matches(def) {
                         return false;
                     }
                 }

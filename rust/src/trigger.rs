@@ -253,8 +253,8 @@ impl Game {
     }
 }
 
-fn parse(filter: &str) -> CardFilter {
-    CardFilter::parse(filter).expect("validated when the card was loaded")
+fn parse(filter: &str) -> std::sync::Arc<CardFilter> {
+    CardFilter::cached(filter)
 }
 
 /// Ordering one player's simultaneous triggers, then choosing targets for those that have any.

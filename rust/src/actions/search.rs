@@ -27,7 +27,7 @@ pub enum Destination {
 /// What a search instruction says.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SearchSpec {
-    pub filter: CardFilter,
+    pub filter: std::sync::Arc<CardFilter>,
     /// "up to N" / "a card" (1).
     pub max: u32,
     pub to: Destination,
@@ -42,7 +42,7 @@ pub struct SearchSpec {
 impl SearchSpec {
     /// Search for one card matching `filter`, put it into hand, reveal it, shuffle: typecycling.
     pub fn to_hand(filter: CardFilter, reveal: bool) -> SearchSpec {
-        SearchSpec { filter, max: 1, to: Destination::Hand, reveal, shuffle: true, optional: false }
+        SearchSpec { filter: std::sync::Arc::new(filter), max: 1, to: Destination::Hand, reveal, shuffle: true, optional: false }
     }
 }
 
@@ -115,7 +115,13 @@ impl SearchProc {
         // A library holds few distinct cards: match each definition once.
         let mut memo = [0u8; 64];
         let mut options: Vec<ObjId> = Vec::new();
+        // A searcher who takes the first options (see `takes_first_options`) finds the first
+        // `max` matching cards from the top; stop looking there.
+        let first_only = g.takes_first_options(self.searcher);
         for &s in lib.iter().rev() {
+            if first_only && options.len() as u32 >= self.spec.max {
+                break;
+            }
             let def = g.objects[s as usize].def as usize;
             let hit = match memo.get_mut(def) {
                 Some(m) => {
@@ -132,6 +138,10 @@ impl SearchProc {
         }
         let max = self.spec.max.min(options.len() as u32);
         let min = if self.spec.filter.is_any() { max } else { 0 };
+        if first_only {
+            self.finish(g, options);
+            return Step::Done;
+        }
         self.stage = Stage::AskedWhichCards;
         let d = Decision { player: self.searcher, purpose: Purpose::Search, choice: Choice::Cards { options, min, max } };
         Step::Ask(Frame::Search(self), d)
