@@ -53,6 +53,7 @@ from mtgsim.errors import (
     UnscriptedDecisionError,
     WrongZoneError,
 )
+from mtgsim.decklist import DeckEntry, DeckList, DeckListError, UnknownDeckCardError
 
 __all__ = [
     "BatchResult",
@@ -66,6 +67,10 @@ __all__ = [
     "card",
     "card_names",
     "derive_seed",
+    "DeckEntry",
+    "DeckList",
+    "DeckListError",
+    "UnknownDeckCardError",
     "CannotPayError",
     "DecisionPendingError",
     "GameOverError",

@@ -24,6 +24,7 @@ __all__ = [
     "Op",
     "Rng",
     "__version__",
+    "_floor_typecycling",
     "card",
     "card_names",
     "derive_seed",
