@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from mtgsim._core import (
     BatchResult,
+    CardDB,
     CardDef,
     Decision,
     Game,
@@ -57,6 +58,7 @@ from mtgsim.decklist import DeckEntry, DeckList, DeckListError, UnknownDeckCardE
 
 __all__ = [
     "BatchResult",
+    "CardDB",
     "CardDef",
     "Decision",
     "Game",

@@ -12,11 +12,13 @@ Conventions:
 * Every action that raises has changed nothing (CR 733).
 """
 
+import os
 from collections.abc import Callable, Sequence
-from typing import Any, Literal, Union, final
+from typing import Any, Literal, Protocol, Union, final
 
 __all__ = [
     "BatchResult",
+    "CardDB",
     "CardDef",
     "Decision",
     "Game",
@@ -57,6 +59,9 @@ _Answer = Union[
     Sequence[int], tuple[Sequence[int], Sequence[int]], dict[str, Sequence[int]], bool, int, Sequence[_Target]
 ]
 _Callback = Callable[["Game", "Decision"], _Answer]
+
+class _HasCards(Protocol):
+    def cards(self) -> list[str]: ...
 
 @final
 class CardDef:
@@ -103,11 +108,61 @@ class CardDef:
     @property
     def text(self) -> str:
         """Oracle text."""
+    @property
+    def unsupported(self) -> list[str]:
+        """Oracle text this engine doesn't model yet (combat keywords, ...): reported, never
+        silently dropped."""
+    @property
+    def is_token(self) -> bool:
+        """A token's definition (CR 111.4): created by effects, never in a deck."""
+    def to_dict(self) -> dict[str, Any]:
+        """The card as a record of the card format (``docs/card-format.md``), rules included;
+        ``CardDef.from_dict`` reads it back to an equal card."""
+    @staticmethod
+    def from_dict(record: dict[str, Any]) -> CardDef:
+        """A card from a record of the card format. InvalidCardError names the card and the
+        field (``rules.spell[0]``) of anything invalid."""
     def __eq__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
     def __reduce__(self) -> tuple[Any, tuple[str]]: ...
     @staticmethod
     def _from_json(text: str) -> CardDef: ...
+
+@final
+class CardDB:
+    """A set of card definitions by name — the built-in cards unless ``builtin=False`` — to
+    which users add their own, with the same power as the built-ins. Give it to ``Game(...,
+    db=)`` or ``Game.from_decks(..., db=)``; ``Game.add_cards`` then finds cards in it."""
+
+    def __new__(cls, *, builtin: bool = True) -> CardDB: ...
+    def add(self, records: dict[str, Any] | Sequence[dict[str, Any]]) -> list[CardDef]:
+        """Adds cards given as records of the card format. Nothing is added if any is invalid:
+        InvalidCardError names the card and the field; a name already defined is an error."""
+    def load(self, path: str | os.PathLike[str]) -> list[str]:
+        """Adds the cards of a card file (``{"format": "mtgsim-cards", "version": 1, "cards":
+        [...]}``); returns their names."""
+    def import_cards(self, records: dict[str, Any] | Sequence[dict[str, Any]]) -> list[tuple[str, list[str]]]:
+        """Imports cards in the shape of common public card data (name, mana_cost, type_line,
+        oracle_text, power, toughness, loyalty; other fields ignored), recognising from the
+        Oracle text the keyword abilities the engine implements: Cycling [cost] (mana or "Pay N
+        life"), [type]cycling, basic landcycling, Kicker [cost], Kicker [A] and/or [B],
+        Multikicker, Sticker kicker, Flash, Flashback, "enters tapped". Returns, per card, the
+        text the engine can't model (evergreen keywords such as Flying are recorded and
+        reported here too)."""
+    def __getitem__(self, name: str, /) -> CardDef: ...
+    def get(self, name: str) -> CardDef:
+        """UnknownCardError (with a close match, if any) for a name not in the database."""
+    def __contains__(self, name: str, /) -> bool: ...
+    def __len__(self) -> int: ...
+    def names(self) -> list[str]:
+        """The cards' names (tokens excluded), in the order added."""
+    def tokens(self) -> list[str]:
+        """The token definitions' names."""
+    def to_json(self) -> str:
+        """The whole database as a card file."""
+    def __reduce__(self) -> tuple[Any, tuple[str]]: ...
+    @staticmethod
+    def _from_json(text: str) -> CardDB: ...
 
 @final
 class GameObject:
@@ -284,12 +339,21 @@ class Rng:
 class Game:
     """A game of Magic: players, zones, objects, the pending decision and the event log."""
 
-    def __new__(cls, num_players: int = 2, seed: int | None = None) -> Game:
-        """An empty game (20 life each) for building positions."""
+    def __new__(cls, num_players: int = 2, seed: int | None = None, *, db: CardDB | None = None) -> Game:
+        """An empty game (20 life each) for building positions; ``add_cards`` finds cards in
+        ``db`` (the built-in cards by default)."""
     @staticmethod
-    def from_decks(decks: Sequence[Sequence[str]], seed: int | None = None, *, starting_life: int = 20, hand_size: int = 7) -> Game:
-        """Libraries from deck lists (card names), shuffled in player order by the game's
-        generator; then each player in turn order draws a hand."""
+    def from_decks(
+        decks: Sequence[Sequence[str] | _HasCards],
+        seed: int | None = None,
+        *,
+        starting_life: int = 20,
+        hand_size: int = 7,
+        db: CardDB | None = None,
+    ) -> Game:
+        """Libraries from decks — lists of card names, or ``mtgsim.DeckList`` objects (their
+        main decks) — shuffled in player order by the game's generator; then each player in turn
+        order draws a hand. Cards come from ``db`` (the built-in cards by default)."""
     @property
     def num_players(self) -> int: ...
     @property

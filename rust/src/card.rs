@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::keywords::import_keywords;
+
 use crate::cost::mana_type;
 use crate::mana::{Color, ColorSet, ManaCost};
 use crate::payment::ManaType;
@@ -274,8 +275,15 @@ impl CardDef {
         if r.power.is_some() != r.toughness.is_some() {
             return Err(err("power", "power and toughness must both be given or both be absent".into()));
         }
+        let has_rules = r.rules.is_some();
         let mut rules = r.rules.unwrap_or_default();
-        import_keywords(&r.oracle_text, &mut rules);
+        let other = import_keywords(&r.oracle_text, &mut rules);
+        // Text the engine can't model is reported per card (`unsupported`), never dropped.
+        for line in crate::keywords::unsupported_lines(&other, has_rules) {
+            if !rules.unsupported.iter().any(|u| u.eq_ignore_ascii_case(&line)) {
+                rules.unsupported.push(line);
+            }
+        }
         for (i, m) in rules.mana.iter().enumerate() {
             if m.produce.is_empty() || m.produce.iter().any(|c| !["W", "U", "B", "R", "G", "C"].contains(&c.as_str())) {
                 return Err(err(&format!("rules.mana[{i}].produce"), "must list mana types W, U, B, R, G or C".into()));
@@ -454,17 +462,55 @@ impl CardDb {
             });
         }
         let mut db = CardDb::default();
-        for value in file.cards {
-            let label = value.get("name").and_then(|n| n.as_str()).unwrap_or("<unnamed>").to_string();
-            let record: CardRecord = serde_json::from_value(value).map_err(|e| Error::InvalidCard {
-                card: label.clone(),
-                field: "<record>".into(),
-                reason: e.to_string(),
-            })?;
-            db.insert(CardDef::from_record(record)?)?;
-        }
-        db.check_tokens()?;
+        db.add_all(file.cards)?;
         Ok(db)
+    }
+
+    /// Reads one card record (the shape of the card file's entries), naming the card and the
+    /// field in any error ("rules.spell[0]: unknown variant `milll`").
+    pub fn record_from_value(value: serde_json::Value) -> Result<CardRecord> {
+        let label = value.get("name").and_then(|n| n.as_str()).unwrap_or("<unnamed>").to_string();
+        serde_path_to_error::deserialize(value).map_err(|e| {
+            let field = e.path().to_string();
+            Error::InvalidCard { card: label, field: if field == "." { "<record>".into() } else { field }, reason: e.into_inner().to_string() }
+        })
+    }
+
+    /// Adds card records; every token a card creates must then be defined. Nothing is added
+    /// if any record is invalid.
+    pub fn add_all(&mut self, values: Vec<serde_json::Value>) -> Result<Vec<Arc<CardDef>>> {
+        let mut staged = self.clone();
+        let mut added = Vec::with_capacity(values.len());
+        for value in values {
+            let record = CardDb::record_from_value(value)?;
+            added.push(staged.insert(CardDef::from_record(record)?)?);
+        }
+        staged.check_tokens()?;
+        *self = staged;
+        Ok(added)
+    }
+
+    /// Reads card records in the shape of common public card data (`card_pool.json`: name,
+    /// mana_cost, type_line, oracle_text, power, toughness, loyalty; other fields ignored),
+    /// recognising the keyword abilities the engine implements from the Oracle text. Returns,
+    /// per card, the text the engine can't model (reported, never dropped).
+    pub fn import(&mut self, values: Vec<serde_json::Value>) -> Result<Vec<(String, Vec<String>)>> {
+        const FIELDS: [&str; 7] = ["name", "mana_cost", "type_line", "oracle_text", "power", "toughness", "loyalty"];
+        let records = values
+            .into_iter()
+            .map(|v| match v {
+                serde_json::Value::Object(m) => serde_json::Value::Object(m.into_iter().filter(|(k, v)| FIELDS.contains(&k.as_str()) && !v.is_null()).collect()),
+                other => other,
+            })
+            .collect();
+        let added = self.add_all(records)?;
+        Ok(added.iter().map(|d| (d.name.to_string(), d.rules.unsupported.clone())).collect())
+    }
+
+    /// Every definition as its record, in the order added (what `from_json` reads back).
+    pub fn to_json(&self) -> String {
+        let cards: Vec<CardRecord> = self.order.iter().map(|d| CardRecord::from((**d).clone())).collect();
+        serde_json::to_string(&serde_json::json!({"format": "mtgsim-cards", "version": 1, "cards": cards})).expect("plain data")
     }
 
     /// Every token a card creates is defined in this database as a token (CR 111.4).

@@ -184,6 +184,9 @@ pub struct Game {
     /// "Until end of turn" effects (CR 514.2 ends them).
     #[serde(default)]
     pub(crate) until_end_of_turn: Vec<crate::continuous::UntilEndOfTurn>,
+    /// A legendary permanent entered since the legend rule last looked (CR 704.5j).
+    #[serde(default)]
+    pub(crate) legendary_entered: bool,
 }
 
 impl Game {
@@ -230,6 +233,7 @@ impl Game {
             triggered_this_turn: Vec::new(),
             loyalty_activated: Vec::new(),
             until_end_of_turn: Vec::new(),
+            legendary_entered: false,
         })
     }
 
@@ -434,7 +438,12 @@ impl Game {
         if kind == ZoneKind::Stack {
             return Err(illegal("cards can't be put onto the stack directly; they get there by being cast"));
         }
-        let defs = names.iter().map(|n| db.get(n).cloned()).collect::<Result<Vec<_>>>()?;
+        // A name the database doesn't know may still be a card this game already has (a game
+        // loaded from a snapshot keeps its own definitions).
+        let defs = names
+            .iter()
+            .map(|n| db.get(n).cloned().or_else(|e| self.defs.iter().find(|d| *d.name == **n && !d.token).cloned().ok_or(e)))
+            .collect::<Result<Vec<_>>>()?;
         if let Some(t) = defs.iter().find(|d| d.token) {
             return Err(invalid(format!("{} is a token: tokens are created by effects (CR 111.2), not added as cards", t.name)));
         }
@@ -459,6 +468,9 @@ impl Game {
             self.objects.push(Object { def, generation: 0, owner, controller: owner, zone, tapped: false, damage: 0, cast: Default::default(), kind: Default::default(), flags, entered: 0 });
             slots.push(slot);
             ids.push(ObjId::new(slot, 0));
+        }
+        if kind == ZoneKind::Battlefield {
+            self.legendary_entered |= defs.iter().any(|d| d.supertypes.contains(crate::card::Supertype::Legendary));
         }
         let pile = matches!(kind, ZoneKind::Library | ZoneKind::Graveyard);
         let v = self.zone_slots_mut(zone);
@@ -929,6 +941,8 @@ impl Game {
     /// landfall see it (CR 603.6a).
     pub(crate) fn entered_battlefield(&mut self, slot: u32) {
         self.objects[slot as usize].entered = self.turn;
+        let legendary = self.def_of_slot(slot).supertypes.contains(crate::card::Supertype::Legendary);
+        self.legendary_entered |= legendary;
         let def = self.def_of_slot(slot);
         let tapped = def.rules.enters_tapped;
         let loyalty = if def.is(crate::card::CardType::Planeswalker) { def.loyalty.as_deref().and_then(|l| l.parse::<u32>().ok()) } else { None };
@@ -1018,6 +1032,7 @@ impl Game {
         self.triggered_this_turn.clone_from(&src.triggered_this_turn);
         self.loyalty_activated.clone_from(&src.loyalty_activated);
         self.until_end_of_turn.clone_from(&src.until_end_of_turn);
+        self.legendary_entered = src.legendary_entered;
     }
 }
 

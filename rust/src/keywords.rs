@@ -1,10 +1,12 @@
 //! Keyword abilities recognised from Oracle text (CR 702), so that any real card with them
 //! works from its text alone: kicker, "kicker A and/or B", multikicker, sticker kicker, flash,
-//! flashback.
+//! flashback, cycling and typecycling, "enters tapped", and plain "{T}: Add ..." mana
+//! abilities. Evergreen keywords the engine doesn't model yet (flying, ...) are recorded as
+//! unsupported.
 
 use crate::mana::ManaCost;
 use crate::actions::search::Destination;
-use crate::rules::{AbilityCost, ActivatedAbility, Amount, CardRules, Effect, Kicker, Who};
+use crate::rules::{AbilityCost, ActivatedAbility, Amount, CardRules, Effect, Kicker, ManaAbility, Who};
 use crate::zone::ZoneKind;
 
 /// Strips reminder text: everything in parentheses (CR 207.2).
@@ -22,10 +24,27 @@ fn without_reminder(line: &str) -> String {
     out.trim().to_string()
 }
 
-/// Reads keyword lines into `rules`, leaving fields the record set explicitly alone.
-pub fn import_keywords(oracle_text: &str, rules: &mut CardRules) {
+/// Keyword abilities that are read and recorded but whose rules (combat, mostly) the engine
+/// doesn't model yet (CR 702): they are reported as unsupported, never silently dropped.
+const RECORDED_KEYWORDS: [&str; 24] = [
+    "flying", "first strike", "double strike", "deathtouch", "defender", "haste", "hexproof", "indestructible", "lifelink", "menace", "reach", "trample", "vigilance",
+    "swampwalk", "islandwalk", "forestwalk", "mountainwalk", "plainswalk", "shroud", "fear", "intimidate", "partner", "flanking", "horsemanship",
+];
+
+/// A line made only of keywords the engine records without modelling ("Flying", "Flying,
+/// first strike").
+fn recorded_keyword_line(lower: &str) -> bool {
+    !lower.is_empty() && lower.split(',').all(|k| RECORDED_KEYWORDS.contains(&k.trim()))
+}
+
+/// Reads keyword lines into `rules`, leaving fields the record set explicitly alone. Returns
+/// the lines (reminder text removed) that are not keyword abilities the engine implements:
+/// recorded-but-unmodelled keywords ("Flying") and everything else.
+pub fn import_keywords(oracle_text: &str, rules: &mut CardRules) -> Vec<String> {
+    let mut other = Vec::new();
     let explicit_kicker = !rules.kicker.is_empty();
     let explicit_cycling = rules.activated.iter().any(|a| a.cycling);
+    let explicit_mana = !rules.mana.is_empty();
     for raw in oracle_text.lines() {
         let line = without_reminder(raw);
         let lower = line.to_ascii_lowercase();
@@ -37,14 +56,30 @@ pub fn import_keywords(oracle_text: &str, rules: &mut CardRules) {
             if rules.flashback.is_none() {
                 rules.flashback = Some(cost);
             }
-        } else if let Some(a) = parse_cycling_line(&line).filter(|_| !explicit_cycling) {
-            rules.activated.push(a);
-        } else if !explicit_kicker {
-            if let Some(k) = parse_kicker_line(&line) {
+        } else if let Some(a) = parse_cycling_line(&line) {
+            if !explicit_cycling {
+                rules.activated.push(a);
+            }
+        } else if let Some(m) = parse_mana_line(&line) {
+            if !explicit_mana {
+                rules.mana.push(m);
+            }
+        } else if let Some(k) = parse_kicker_line(&line) {
+            if !explicit_kicker {
                 rules.kicker.extend(k);
             }
+        } else if !line.is_empty() {
+            other.push(line);
         }
     }
+    other
+}
+
+/// Of the lines `import_keywords` didn't implement, those the engine can't model: for a record
+/// with no `rules` object, all of them; with one, only the recorded-but-unmodelled keywords
+/// (the rest is what the rules data models).
+pub fn unsupported_lines(other: &[String], has_rules: bool) -> Vec<String> {
+    other.iter().filter(|l| !has_rules || recorded_keyword_line(&l.to_ascii_lowercase())).cloned().collect()
 }
 
 /// "Cycling {1}{U}", "Cycling—Pay 2 life." (CR 702.29a), "[Type]cycling {N}" and "Basic
@@ -79,6 +114,22 @@ pub fn parse_cycling_line(line: &str) -> Option<ActivatedAbility> {
         vec![Effect::Search { who: Who::You, filter, count: 1, to: Destination::Hand, reveal: true, shuffle: true, optional: false }]
     };
     Some(ActivatedAbility { cost, effects, zone: ZoneKind::Hand, cycling: true, targets: Vec::new(), sorcery_speed: false })
+}
+
+/// A plain mana ability (CR 605): "{T}: Add {C}.", "{T}: Add {B} or {G}.", "{T}: Add {R},
+/// {G}, or {W}." — one mana of one of the listed types. Anything more ("for each ...") is not
+/// read here.
+pub fn parse_mana_line(line: &str) -> Option<ManaAbility> {
+    let rest = strip_prefix_ci(line.trim(), "{T}: Add ")?.trim_end_matches('.');
+    let mut produce = Vec::new();
+    for part in rest.split([',', ' ']).map(str::trim).filter(|p| !p.is_empty() && *p != "or") {
+        let letter = part.strip_prefix('{')?.strip_suffix('}')?;
+        if !["W", "U", "B", "R", "G", "C"].contains(&letter) || produce.iter().any(|p: &String| p == letter) {
+            return None;
+        }
+        produce.push(letter.to_string());
+    }
+    (!produce.is_empty()).then(|| ManaAbility { produce, amount: Amount::Fixed(1), sacrifice: false })
 }
 
 /// "Kicker {U}", "Kicker {1}{G} and/or {W}" (CR 702.33b), "Multikicker {2}" (702.33c),
@@ -145,6 +196,16 @@ mod tests {
         assert!(matches!(&basic.effects[0], Effect::Search { filter, .. } if filter == "basic land"));
         assert!(parse_cycling_line("Kicker {U}").is_none());
         assert!(parse_cycling_line("Players can't cycle cards.").is_none());
+    }
+
+    #[test]
+    fn mana_lines_cr_605() {
+        assert_eq!(parse_mana_line("{T}: Add {C}.").unwrap().produce, ["C"]);
+        assert_eq!(parse_mana_line("{T}: Add {B} or {G}.").unwrap().produce, ["B", "G"]);
+        assert_eq!(parse_mana_line("{T}: Add {R}, {G}, or {W}.").unwrap().produce, ["R", "G", "W"]);
+        assert!(parse_mana_line("{T}: Add {C} for each charge counter on this artifact.").is_none());
+        assert!(parse_mana_line("{T}: Add {B}{B}.").is_none());
+        assert!(parse_mana_line("{4}: Scry 1.").is_none());
     }
 
     #[test]

@@ -33,7 +33,10 @@ impl LegendRuleProc {
             // Other groups are found again by the run loop's next state-based action check.
             return Step::Done;
         }
-        let Some(group) = g.legend_group() else { return Step::Done };
+        let Some(group) = g.legend_group() else {
+            g.legendary_entered = false;
+            return Step::Done;
+        };
         let player = g.objects[group[0] as usize].controller;
         let options = group.iter().map(|&s| g.id_of(s)).collect();
         let d = Decision { player, purpose: Purpose::LegendRule, choice: Choice::Cards { options, min: 1, max: 1 } };
@@ -42,9 +45,11 @@ impl LegendRuleProc {
 }
 
 impl Game {
-    /// Some player controls two or more legendary permanents with the same name.
+    /// Some player controls two or more legendary permanents with the same name. Only a
+    /// legendary permanent entering can make it so (nothing changes control or names here),
+    /// so the battlefield is looked at only after one has.
     pub(crate) fn legend_rule_applies(&self) -> bool {
-        self.legend_group().is_some()
+        self.legendary_entered && self.legend_group().is_some()
     }
 
     /// The first such group, in battlefield order.

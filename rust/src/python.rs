@@ -332,6 +332,108 @@ fn json_to_py<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py
 
 // ----- value classes ------------------------------------------------------------------------
 
+/// A set of card definitions by name: the built-in cards unless asked otherwise, plus any the
+/// user adds.
+#[pyclass(name = "CardDB", module = "mtgsim._core")]
+#[derive(Clone)]
+pub struct PyCardDb(Arc<CardDb>);
+
+#[pymethods]
+impl PyCardDb {
+    #[new]
+    #[pyo3(signature = (*, builtin = true), text_signature = "(*, builtin=True)")]
+    fn new(builtin: bool) -> PyCardDb {
+        PyCardDb(Arc::new(if builtin { CardDb::builtin().clone() } else { CardDb::default() }))
+    }
+    /// Adds cards given as records of the card format (dicts); returns them. Nothing is added
+    /// if any is invalid (the error names the card and the field).
+    fn add(&mut self, records: &Bound<'_, PyAny>) -> PyResult<Vec<PyCardDef>> {
+        let values = match py_to_json(records)? {
+            serde_json::Value::Array(v) => v,
+            one => vec![one],
+        };
+        let added = Arc::make_mut(&mut self.0).add_all(values).py_err()?;
+        Ok(added.into_iter().map(PyCardDef).collect())
+    }
+    /// Adds the cards of a card file (`{"format": "mtgsim-cards", "version": 1, "cards": [...]}`).
+    fn load(&mut self, path: std::path::PathBuf) -> PyResult<Vec<String>> {
+        let text = std::fs::read_to_string(&path).map_err(|e| to_py(invalid(format!("can't read {}: {e}", path.display()))))?;
+        let file = CardDb::from_json(&text).py_err()?;
+        let values: Vec<serde_json::Value> = file.iter().map(|d| serde_json::to_value(crate::card::CardRecord::from((**d).clone())).expect("plain data")).collect();
+        Ok(Arc::make_mut(&mut self.0).add_all(values).py_err()?.iter().map(|d| d.name.to_string()).collect())
+    }
+    /// Imports cards in the shape of common public card data (name, mana_cost, type_line,
+    /// oracle_text, power, toughness, loyalty; other fields ignored): the keyword abilities the
+    /// engine implements are recognised from the Oracle text. Returns, for each card, the text
+    /// the engine can't model.
+    fn import_cards(&mut self, records: &Bound<'_, PyAny>) -> PyResult<Vec<(String, Vec<String>)>> {
+        let values = match py_to_json(records)? {
+            serde_json::Value::Array(v) => v,
+            one => vec![one],
+        };
+        Arc::make_mut(&mut self.0).import(values).py_err()
+    }
+    fn __getitem__(&self, name: &str) -> PyResult<PyCardDef> {
+        Ok(PyCardDef(self.0.get(name).py_err()?.clone()))
+    }
+    fn get(&self, name: &str) -> PyResult<PyCardDef> {
+        self.__getitem__(name)
+    }
+    fn __contains__(&self, name: &str) -> bool {
+        self.0.contains(name)
+    }
+    fn __len__(&self) -> usize {
+        self.0.len()
+    }
+    /// The names of the cards (not tokens), in the order added.
+    fn names(&self) -> Vec<String> {
+        self.0.iter().filter(|d| !d.token).map(|d| d.name.to_string()).collect()
+    }
+    /// The names of the token definitions.
+    fn tokens(&self) -> Vec<String> {
+        self.0.iter().filter(|d| d.token).map(|d| d.name.to_string()).collect()
+    }
+    /// The whole database as a card file.
+    fn to_json(&self) -> String {
+        self.0.to_json()
+    }
+    fn __repr__(&self) -> String {
+        format!("<CardDB {} cards>", self.0.len())
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let load = slf.get_type().getattr("_from_json")?;
+        Ok((load, (slf.borrow().0.to_json(),)))
+    }
+    #[staticmethod]
+    fn _from_json(text: &str) -> PyResult<PyCardDb> {
+        Ok(PyCardDb(Arc::new(CardDb::from_json(text).py_err()?)))
+    }
+}
+
+/// The built-in cards, shared by every game that isn't given its own database.
+fn builtin_db() -> Arc<CardDb> {
+    static DB: std::sync::OnceLock<Arc<CardDb>> = std::sync::OnceLock::new();
+    DB.get_or_init(|| Arc::new(CardDb::builtin().clone())).clone()
+}
+
+/// A deck as card names: a list of names, or anything with a `cards()` method returning one
+/// (`mtgsim.DeckList`).
+fn deck_names(ob: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    if let Ok(cards) = ob.getattr("cards") {
+        if cards.is_callable() {
+            return cards.call0()?.extract();
+        }
+    }
+    ob.extract()
+}
+
+/// A Python value (dicts, lists, strings, numbers, bools, None) as JSON.
+fn py_to_json(ob: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
+    let json = ob.py().import("json")?;
+    let text: String = json.call_method1("dumps", (ob,))?.extract()?;
+    serde_json::from_str(&text).map_err(|e| to_py(invalid(format!("not plain data: {e}"))))
+}
+
 /// The printed characteristics of a card.
 #[pyclass(frozen, name = "CardDef", module = "mtgsim._core")]
 pub struct PyCardDef(Arc<CardDef>);
@@ -396,6 +498,27 @@ impl PyCardDef {
     #[getter]
     fn text(&self) -> &str {
         &self.0.text
+    }
+    /// Oracle text this engine doesn't model yet (reported, never silently dropped).
+    #[getter]
+    fn unsupported(&self) -> Vec<String> {
+        self.0.rules.unsupported.clone()
+    }
+    #[getter]
+    fn is_token(&self) -> bool {
+        self.0.token
+    }
+    /// The card as a record of the card format (`docs/card-format.md`), rules included.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let record = crate::card::CardRecord::from((*self.0).clone());
+        json_to_py(py, &serde_json::to_value(record).expect("plain data"))
+    }
+    /// A card from a record of the card format; errors name the card and the field.
+    #[staticmethod]
+    fn from_dict(record: &Bound<'_, PyAny>) -> PyResult<PyCardDef> {
+        let value = py_to_json(record)?;
+        let record = CardDb::record_from_value(value).py_err()?;
+        Ok(PyCardDef(Arc::new(CardDef::from_record(record).py_err()?)))
     }
     fn __repr__(&self) -> String {
         format!("<CardDef {}>", self.0)
@@ -737,6 +860,8 @@ impl PyRng {
 #[pyclass(name = "Game", module = "mtgsim._core")]
 pub struct PyGame {
     game: Game,
+    /// Where `add_cards` finds cards by name.
+    db: Arc<CardDb>,
     /// Python callables answering for players (the slow path); those players' seats are
     /// `Manual` inside the engine.
     callbacks: Vec<Option<Py<PyAny>>>,
@@ -745,7 +870,7 @@ pub struct PyGame {
 impl PyGame {
     fn wrap(game: Game) -> PyGame {
         let n = game.num_players();
-        PyGame { game, callbacks: (0..n).map(|_| None).collect() }
+        PyGame { game, db: builtin_db(), callbacks: (0..n).map(|_| None).collect() }
     }
 
     fn has_callbacks(&self) -> bool {
@@ -829,19 +954,25 @@ impl PyGame {
 #[pymethods]
 impl PyGame {
     #[new]
-    #[pyo3(signature = (num_players = Int(2), seed = None), text_signature = "(num_players=2, seed=None)")]
-    fn new(num_players: Int, seed: Option<&Bound<'_, PyAny>>) -> PyResult<PyGame> {
+    #[pyo3(signature = (num_players = Int(2), seed = None, *, db = None), text_signature = "(num_players=2, seed=None, *, db=None)")]
+    fn new(num_players: Int, seed: Option<&Bound<'_, PyAny>>, db: Option<PyRef<'_, PyCardDb>>) -> PyResult<PyGame> {
         let seed = seed.map(self::seed).transpose()?.unwrap_or(0);
         let num_players: i64 = num_players.0;
         if num_players < 0 {
             return Err(to_py(invalid(format!("a game needs 2 to {} players, not {num_players}", crate::game::MAX_PLAYERS))));
         }
-        Ok(PyGame::wrap(Game::new(num_players as usize, seed).py_err()?))
+        let mut g = PyGame::wrap(Game::new(num_players as usize, seed).py_err()?);
+        if let Some(db) = db {
+            g.db = db.0.clone();
+        }
+        Ok(g)
     }
 
     #[staticmethod]
-    #[pyo3(signature = (decks, seed = None, *, starting_life = Int(20), hand_size = Int(7)), text_signature = "(decks, seed=None, *, starting_life=20, hand_size=7)")]
-    fn from_decks(decks: Vec<Vec<String>>, seed: Option<&Bound<'_, PyAny>>, starting_life: Int, hand_size: Int) -> PyResult<PyGame> {
+    #[pyo3(signature = (decks, seed = None, *, starting_life = Int(20), hand_size = Int(7), db = None), text_signature = "(decks, seed=None, *, starting_life=20, hand_size=7, db=None)")]
+    fn from_decks(decks: Vec<Bound<'_, PyAny>>, seed: Option<&Bound<'_, PyAny>>, starting_life: Int, hand_size: Int, db: Option<PyRef<'_, PyCardDb>>) -> PyResult<PyGame> {
+        let decks = decks.iter().map(deck_names).collect::<PyResult<Vec<_>>>()?;
+        let db = db.map(|d| d.0.clone()).unwrap_or_else(builtin_db);
         let seed = seed.map(self::seed).transpose()?.unwrap_or(0);
         let starting_life: i64 = starting_life.0;
         let hand_size: i64 = hand_size.0;
@@ -850,7 +981,9 @@ impl PyGame {
             return Err(to_py(invalid(format!("starting life must be from 1 to {}, not {starting_life}", crate::game::MAX_COUNT))));
         }
         let setup = Setup { starting_life: starting_life as i32, hand_size };
-        Ok(PyGame::wrap(Game::from_decks(&decks, seed, &setup, CardDb::builtin()).py_err()?))
+        let mut g = PyGame::wrap(Game::from_decks(&decks, seed, &setup, &db).py_err()?);
+        g.db = db;
+        Ok(g)
     }
 
     #[getter]
@@ -884,7 +1017,7 @@ impl PyGame {
         let p = self::player(player, &self.game)?;
         let (kind, pos) = (zone_kind(zone)?, self::position(position)?);
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        Ok(ids(&self.game.add_cards(p, kind, &names, pos, CardDb::builtin()).py_err()?))
+        Ok(ids(&self.game.add_cards(p, kind, &names, pos, &self.db).py_err()?))
     }
     fn library(&self, player: Int) -> PyResult<Vec<u64>> {
         let player: i64 = player.0;
@@ -1000,9 +1133,17 @@ impl PyGame {
         Self::settle_callbacks(slf)?;
         id_list_py(slf.py(), &drawn)
     }
-    fn mill(slf: &Bound<'_, Self>, player: Int, n: Int) -> PyResult<Option<Vec<u64>>> {
+    fn mill<'py>(slf: &Bound<'py, Self>, player: Int, n: Int) -> PyResult<Option<Bound<'py, PyList>>> {
         let p = self::player(player.0, &slf.borrow().game)?;
-        Self::act(slf, |g| g.mill(p, n.0))
+        if !slf.borrow().has_callbacks() {
+            // The hot path: no callbacks to drive, the list built directly.
+            let progress = slf.borrow_mut().game.mill(p, n.0).py_err()?;
+            return match progress {
+                Progress::Done(milled) => Ok(Some(id_list_py(slf.py(), &milled)?)),
+                Progress::Paused => Ok(None),
+            };
+        }
+        Self::act(slf, |g| g.mill(p, n.0))?.map(|v| PyList::new(slf.py(), v)).transpose()
     }
     fn mill_each(slf: &Bound<'_, Self>, players: Vec<Int>, n: Int) -> PyResult<Option<Vec<Vec<u64>>>> {
         let players: Vec<i64> = players.into_iter().map(i64::from).collect();
@@ -1372,7 +1513,7 @@ impl PyGame {
     // --- copies and snapshots ---
 
     fn clone(&self, py: Python<'_>) -> PyGame {
-        PyGame { game: self.game.clone(), callbacks: self.callbacks.iter().map(|c| c.as_ref().map(|c| c.clone_ref(py))).collect() }
+        PyGame { game: self.game.clone(), db: self.db.clone(), callbacks: self.callbacks.iter().map(|c| c.as_ref().map(|c| c.clone_ref(py))).collect() }
     }
     fn __copy__(&self, py: Python<'_>) -> PyGame {
         self.clone(py)
@@ -1454,7 +1595,7 @@ fn py_derive_seed(seed: &Bound<'_, PyAny>, index: &Bound<'_, PyAny>) -> PyResult
 #[pymodule]
 mod _core {
     #[pymodule_export]
-    use super::{card, card_names, py_derive_seed, py_floor_typecycling, PyBatchResult, PyCardDef, PyDecision, PyGame, PyGameObject, PyOp, PyRng};
+    use super::{card, card_names, py_derive_seed, py_floor_typecycling, PyBatchResult, PyCardDb, PyCardDef, PyDecision, PyGame, PyGameObject, PyOp, PyRng};
 
     #[pymodule_init]
     fn init(m: &pyo3::Bound<'_, pyo3::types::PyModule>) -> pyo3::PyResult<()> {
