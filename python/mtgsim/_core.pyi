@@ -538,6 +538,9 @@ class Game:
     def cost_of(self, card: int, *, kick: bool | int | Sequence[bool | int] | None = None, x: int = 0) -> tuple[str, bool]:
         """The total cost of casting ``card`` now (CR 601.2f) and whether its owner can pay it."""
     def power_toughness(self, id: int) -> tuple[int, int]: ...
+    def gained_keywords(self, id: int) -> list[str]:
+        """Keywords the object has gained until end of turn ("first strike", "hexproof",
+        "indestructible", "can't be blocked"); they end in the cleanup step (CR 514.2)."""
     def stickers(self, id: int) -> list[str]: ...
 
     # decisions

@@ -230,7 +230,7 @@ fn validate_effects(effects: &[Effect], targets: usize, path: &str) -> std::resu
             }
         }
         match e {
-            Effect::Search { filter, .. } | Effect::PutFromHand { filter, .. } | Effect::MilledToHand { filter, .. } | Effect::PutRevealedToHand { filter, .. } => {
+            Effect::Search { filter, .. } | Effect::PutFromHand { filter, .. } | Effect::MilledToHand { filter, .. } | Effect::PutRevealedToHand { filter, .. } | Effect::GrantEach { filter, .. } => {
                 crate::filter::CardFilter::parse(filter).map_err(|x| (format!("{here}.filter"), x.to_string()))?;
             }
             Effect::May { then } | Effect::MayPay { then, .. } => validate_effects(then, targets, &format!("{here}.then"))?,

@@ -30,6 +30,11 @@ impl Game {
         self.until_end_of_turn.clear();
     }
 
+    /// Whether the object has gained this keyword until end of turn ("indestructible").
+    pub(crate) fn has_gained(&self, id: ObjId, keyword: &str) -> bool {
+        !self.until_end_of_turn.is_empty() && self.until_end_of_turn.iter().any(|e| e.object == id && e.keywords.iter().any(|k| k.eq_ignore_ascii_case(keyword)))
+    }
+
     /// The keywords an object has gained until end of turn.
     pub fn gained_keywords(&self, id: ObjId) -> Vec<String> {
         self.until_end_of_turn.iter().filter(|e| e.object == id).flat_map(|e| e.keywords.iter().cloned()).collect()

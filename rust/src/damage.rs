@@ -44,8 +44,10 @@ impl Game {
             let def = self.def_of_slot(slot);
             if def.is(CardType::Creature) {
                 let t = self.toughness_of(slot);
-                // CR 704.5f: toughness 0 or less; 704.5g: lethal damage.
-                if t <= 0 || (self.objects[slot as usize].damage as i64) >= t {
+                // CR 704.5f: toughness 0 or less; 704.5g: lethal damage, which doesn't destroy an
+                // indestructible creature (CR 702.12b).
+                let lethal = (self.objects[slot as usize].damage as i64) >= t && !self.has_gained(self.id_of(slot), "indestructible");
+                if t <= 0 || lethal {
                     dying.push(slot);
                     continue;
                 }

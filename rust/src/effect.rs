@@ -374,6 +374,21 @@ impl EffectProc {
                 }
                 None
             }
+            Effect::GrantEach { filter, min_power, keywords } => {
+                let f = CardFilter::cached(filter);
+                let chosen: Vec<u32> = g
+                    .battlefield
+                    .iter()
+                    .copied()
+                    .filter(|&s| g.objects[s as usize].controller == controller && g.def_of_slot(s).is(CardType::Creature) && f.matches(g.def_of_slot(s)))
+                    .filter(|&s| min_power.is_none_or(|m| g.power_of(s) >= m))
+                    .collect();
+                for s in chosen {
+                    let object = g.id_of(s);
+                    g.add_until_end_of_turn(UntilEndOfTurn { object, power: 0, toughness: 0, keywords: keywords.clone() });
+                }
+                None
+            }
             Effect::CreateToken { token, count } => {
                 let def = g.def_index_by_name(&token.name).expect("validated when the card was loaded");
                 for _ in 0..self.amount(g, &count, controller) {
@@ -441,6 +456,9 @@ impl EffectProc {
             Effect::Destroy { target } => {
                 for t in self.legal_targets(*target).collect::<Vec<_>>() {
                     if let TargetRef::Object(id) = t {
+                        if g.has_gained(id, "indestructible") {
+                            continue; // CR 702.12b
+                        }
                         g.put_into_graveyard_from_battlefield(id.slot());
                     }
                 }

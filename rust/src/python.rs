@@ -1425,6 +1425,11 @@ impl PyGame {
     fn power_toughness(&self, id: Int) -> PyResult<(i64, i64)> {
         self.game.power_toughness(obj(id.0)?).py_err()
     }
+    fn gained_keywords(&self, id: Int) -> PyResult<Vec<String>> {
+        let id = obj(id.0)?;
+        self.game.object(id).py_err()?;
+        Ok(self.game.gained_keywords(id))
+    }
     fn stickers(&self, id: Int) -> PyResult<Vec<String>> {
         let id = obj(id.0)?;
         self.game.object(id).py_err()?;

@@ -146,6 +146,10 @@ fn any_card() -> String {
     "card".into()
 }
 
+fn any_creature() -> String {
+    "creature".into()
+}
+
 /// One instruction of a spell's or ability's effect, done in order (CR 608.2c).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
@@ -256,6 +260,16 @@ pub enum Effect {
         #[serde(default)]
         toughness: i32,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        keywords: Vec<String>,
+    },
+    /// "[Filter] creatures you control [with power N or greater] gain [keywords] until end of
+    /// turn" (CR 611.2c: the set is fixed as it resolves). Hexproof and indestructible have
+    /// their rules (CR 702.11, 702.12); other keywords are recorded.
+    GrantEach {
+        #[serde(default = "any_creature")]
+        filter: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        min_power: Option<i64>,
         keywords: Vec<String>,
     },
     /// Create tokens (CR 111): `count` copies of the token described by `token`.

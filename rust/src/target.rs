@@ -56,6 +56,10 @@ impl Game {
                 }
                 let o = &self.objects[slot as usize];
                 let def = &self.defs[o.def as usize];
+                // CR 702.11b: hexproof — not a target of an opponent's spells or abilities.
+                if o.controller != controller && self.has_gained(id, "hexproof") {
+                    return false;
+                }
                 if let Some(f) = &spec.filter {
                     if !crate::filter::CardFilter::cached(f).matches(def) {
                         return false;
