@@ -55,6 +55,7 @@ from mtgsim.errors import (
     WrongZoneError,
 )
 from mtgsim.decklist import DeckEntry, DeckList, DeckListError, UnknownDeckCardError
+from mtgsim.sim import EXAMPLE_DECKS, SimResult, simulate
 
 __all__ = [
     "BatchResult",
@@ -69,6 +70,9 @@ __all__ = [
     "card",
     "card_names",
     "derive_seed",
+    "EXAMPLE_DECKS",
+    "SimResult",
+    "simulate",
     "DeckEntry",
     "DeckList",
     "DeckListError",

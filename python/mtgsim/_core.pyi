@@ -27,6 +27,7 @@ __all__ = [
     "Rng",
     "__version__",
     "_floor_typecycling",
+    "_simulate",
     "card",
     "card_names",
     "derive_seed",
@@ -595,6 +596,21 @@ class Game:
 
 def card(name: str) -> CardDef: ...
 def card_names() -> list[str]: ...
+def _simulate(
+    decks: Sequence[Sequence[str] | _HasCards],
+    seed: int,
+    policies: Sequence[str],
+    max_turns: int,
+    start: int,
+    end: int,
+    workers: int,
+    starting_life: int = 20,
+    hand_size: int = 7,
+    db: CardDB | None = None,
+) -> tuple[int, list[tuple[str, bytes, str]]]:
+    """Plays games ``start..end`` of a simulation (use ``mtgsim.simulate``): the number of
+    players, and each result column as (little-endian bytes, numpy dtype)."""
+
 def _floor_typecycling(repetitions: int) -> float:
     """Seconds per repetition of typecycling done as straight-line code on plain vectors (find,
     move, shuffle; no rules bookkeeping): the floor benchmarks compare against (GUIDE §8)."""

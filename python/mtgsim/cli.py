@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -81,15 +82,112 @@ def _name(game: Game, obj: int) -> str:
     return game.card_name(obj)  # works for ids of objects that have since moved on (CR 400.7)
 
 
+def _load_deck(path: str) -> list[str]:
+    from mtgsim.decklist import DeckList
+
+    return DeckList.from_file(path).cards()
+
+
+def _progress(done: int, total: int) -> None:
+    width = 30
+    filled = width * done // total
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games")
+    if done == total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    from mtgsim.sim import EXAMPLE_DECKS, simulate
+
+    if args.games <= 0:
+        raise SystemExit("mtgsim simulate: --games must be a positive integer")
+    if args.seed < 0:
+        raise SystemExit("mtgsim simulate: --seed must be a non-negative integer")
+    if args.workers is not None and args.workers <= 0:
+        raise SystemExit("mtgsim simulate: --workers must be a positive integer")
+    mine = _load_deck(args.deck) if args.deck else EXAMPLE_DECKS[0]
+    theirs = _load_deck(args.opponent) if args.opponent else EXAMPLE_DECKS[1]
+    show = sys.stderr.isatty() and args.games >= 20_000 and not args.quiet
+    try:
+        result = simulate([mine, theirs], args.games, seed=args.seed, workers=args.workers, max_turns=args.max_turns, progress=_progress if show else None)
+    except KeyboardInterrupt:
+        sys.stderr.write("\ninterrupted: nothing written\n")
+        return 130
+    summary = result.summary()
+    if args.json:
+        text = json.dumps(result.to_dict() if args.json_columns else summary)
+        if args.json == "-":
+            print(text)
+        else:
+            tmp = args.json + ".partial"
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(text)
+            os.replace(tmp, args.json)  # written whole or not at all
+    if args.json != "-":
+        print(_table(summary))
+    if args.plot:
+        _plot(result, args.plot)
+    return 0
+
+
+def _table(summary: dict[str, Any]) -> str:
+    lines = [f"{summary['games']} games in {summary['seconds']:.2f} s ({summary['games_per_second']:,.0f} games/s)"]
+    et = summary["end_turn"]
+    if et["mean"] is not None:
+        qs = ", ".join(f"{int(float(k) * 100)}%: {v:g}" for k, v in et["quantiles"].items())
+        lines.append(f"turn the game ended: mean {et['mean']:.2f} ({qs})")
+    lines.append(f"draws or unfinished: {summary['draws_or_unfinished']}")
+    lines.append(f"{'player':<8}{'win rate':>10}{'95% CI':>18}{'milled':>9}{'spells':>9}{'kicks':>8}{'cycles':>8}  losses")
+    for p in summary["players"]:
+        lo, hi = p["win_rate_95ci"]
+        losses = ", ".join(f"{k} {v}" for k, v in p["losses"].items()) or "-"
+        lines.append(f"{p['player']:<8}{p['win_rate']:>10.3f}{f'[{lo:.3f}, {hi:.3f}]':>18}{p['milled']:>9.1f}{p['spells']:>9.1f}{p['kicks']:>8.2f}{p['cycles']:>8.2f}  {losses}")
+    return "\n".join(lines)
+
+
+def _plot(result: Any, path: str) -> None:
+    try:
+        import matplotlib  # type: ignore[import-not-found]
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt  # type: ignore[import-not-found]
+    except ImportError as e:
+        raise SystemExit("mtgsim simulate --plot needs matplotlib: pip install 'mtgsim[plot]'") from e
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for p in range(result.players):
+        turns = result.turns[result.winner == p]
+        if turns.size:
+            ax.hist(turns, bins=range(1, int(result.turns.max()) + 2), alpha=0.6, label=f"player {p} wins")
+    ax.set_xlabel("turn the game ended")
+    ax.set_ylabel("games")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="mtgsim", description="A fast, rules-exact Magic: The Gathering engine.")
     sub = parser.add_subparsers(dest="command")
     demo = sub.add_parser("demo", help="play a seeded demo game and print its event log")
     demo.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
     demo.add_argument("--json", action="store_true", help="print events as JSON lines")
+    sim = sub.add_parser("simulate", help="play many games and summarise them (the built-in example without decks)")
+    sim.add_argument("deck", nargs="?", help="your deck list file (default: the built-in Fractured Sanity mill deck)")
+    sim.add_argument("--opponent", help="the opponent's deck list file (default: a 60-card creature deck)")
+    sim.add_argument("--games", type=int, default=10_000, help="how many games (default 10000)")
+    sim.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
+    sim.add_argument("--workers", type=int, default=None, help="threads (default: all cores)")
+    sim.add_argument("--max-turns", type=int, default=50, help="stop a game at this turn (default 50)")
+    sim.add_argument("--json", help="write the results as JSON to this file ('-': standard output)")
+    sim.add_argument("--json-columns", action="store_true", help="with --json: every game's row, not just the summary")
+    sim.add_argument("--plot", help="write a PNG chart of when the games ended (needs matplotlib)")
+    sim.add_argument("--quiet", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
     if args.command is None:
         args = parser.parse_args(["demo", *(argv or [])])
+    if args.command == "simulate":
+        return run_simulate(args)
     if args.seed < 0:
         parser.error("--seed must be a non-negative integer")
     game = run_demo(args.seed)

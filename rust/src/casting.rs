@@ -255,6 +255,7 @@ impl Game {
         let new = self.move_slot(slot, ZoneKind::Battlefield, Position::Top);
         self.entered_battlefield(slot);
         self.lands_played += 1;
+        self.players[p as usize].stats.lands += 1;
         self.passes = 0;
         self.log.push_with(|| Event::LandPlayed { player: p, card: new });
         Ok(new)
@@ -607,6 +608,9 @@ impl CastProc {
         let cast = g.objects[spell.slot() as usize].cast;
         let targets: Vec<TargetRef> = self.targets.iter().flatten().copied().collect();
         let p = self.caster;
+        let st = &mut g.players[p as usize].stats;
+        st.spells += 1;
+        st.kicks += cast.total_kicks();
         g.log.push_with(|| Event::SpellCast { player: p, spell, kicks: cast.kicks, granted_kicks: cast.granted_kicks, x: cast.x, targets });
         g.fire_spell_cast(p, spell); // CR 601.2i: "when you cast" triggers see it now
         g.give_priority(p);

@@ -46,6 +46,24 @@ pub struct PlayerState {
     /// sickness (CR 302.6).
     #[serde(default)]
     pub last_turn: u32,
+    /// What this player has done so far, for simulation results.
+    #[serde(default)]
+    pub stats: PlayerStats,
+}
+
+/// Counts kept per player as the game goes (cheap: a few integer additions).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerStats {
+    /// Cards this player milled (from their own library).
+    pub milled: u32,
+    /// Spells cast.
+    pub spells: u32,
+    /// Kicker costs paid (multikicker counts each time).
+    pub kicks: u32,
+    /// Cards cycled (typecycling included).
+    pub cycles: u32,
+    /// Lands played.
+    pub lands: u32,
 }
 
 impl Clone for PlayerState {
@@ -68,6 +86,7 @@ impl Clone for PlayerState {
         self.lost = src.lost;
         self.left = src.left;
         self.last_turn = src.last_turn;
+        self.stats = src.stats;
     }
 }
 
@@ -85,6 +104,7 @@ impl PlayerState {
             lost: None,
             left: false,
             last_turn: 0,
+            stats: PlayerStats::default(),
         }
     }
 }
@@ -241,7 +261,15 @@ impl Game {
     /// player order by the game's generator, then each player in turn order draws a hand.
     /// Player 0 starts.
     pub fn from_decks(decks: &[Vec<String>], seed: u64, setup: &Setup, db: &CardDb) -> Result<Game> {
-        let mut game = Game::new(decks.len(), seed)?;
+        let mut game = Game::unshuffled(decks, setup, db)?;
+        game.deal(seed, setup);
+        Ok(game)
+    }
+
+    /// The decks as libraries in list order, nothing shuffled or drawn yet: what
+    /// [`Game::deal`] starts each game from (simulations build it once).
+    pub fn unshuffled(decks: &[Vec<String>], setup: &Setup, db: &CardDb) -> Result<Game> {
+        let mut game = Game::new(decks.len(), 0)?;
         if setup.starting_life <= 0 || setup.starting_life as i64 > MAX_COUNT {
             return Err(invalid(format!("starting life must be from 1 to {MAX_COUNT}, not {}", setup.starting_life)));
         }
@@ -252,21 +280,31 @@ impl Game {
             let names: Vec<&str> = deck.iter().map(String::as_str).collect();
             game.add_cards(p, ZoneKind::Library, &names, Position::Bottom, db)?;
         }
-        let recording = game.log.recording;
-        game.log.recording = false; // setup is not part of the game's history
-        for p in 0..decks.len() {
-            game.shuffle_library(p as u8);
+        Ok(game)
+    }
+
+    /// Starts the game with this seed: the game's and the players' generators seeded, each
+    /// library shuffled in player order, then each player in turn order draws a hand; the
+    /// first turn begins in its upkeep (nothing to untap, CR 103.8).
+    pub fn deal(&mut self, seed: u64, setup: &Setup) {
+        self.seed = seed;
+        self.rng = Rng::new(seed);
+        for (p, seat) in self.seats.iter_mut().enumerate() {
+            seat.rng = Rng::new(derive_seed(seed, 1 + p as u64));
         }
-        game.log.recording = recording;
-        for p in 0..decks.len() {
+        let recording = self.log.recording;
+        self.log.recording = false; // setup is not part of the game's history
+        for p in 0..self.players.len() {
+            self.shuffle_library(p as u8);
+        }
+        self.log.recording = recording;
+        for p in 0..self.players.len() {
             for _ in 0..setup.hand_size {
-                game.draw_one(p as u8);
+                self.draw_one(p as u8);
             }
         }
-        // The first turn begins (CR 103.8): nothing to untap, so the game is in the upkeep.
-        game.step = Step::Upkeep;
-        game.check_state_based_actions();
-        Ok(game)
+        self.step = Step::Upkeep;
+        self.check_state_based_actions();
     }
 
     // ----- inspection --------------------------------------------------------------------

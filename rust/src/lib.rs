@@ -62,6 +62,7 @@ mod process;
 pub mod replacement;
 pub mod rng;
 pub mod rules;
+pub mod sim;
 pub mod snapshot;
 pub mod stack;
 pub mod target;

@@ -1586,6 +1586,57 @@ fn card_names() -> Vec<String> {
     CardDb::builtin().iter().filter(|d| !d.token).map(|d| d.name.to_string()).collect()
 }
 
+/// Plays games `start..end` of a simulation (see `mtgsim.simulate`) with the interpreter
+/// released; returns the number of players and each column as (little-endian bytes, numpy
+/// dtype).
+#[pyfunction(name = "_simulate")]
+#[pyo3(
+    signature = (decks, seed, policies, max_turns, start, end, workers, starting_life = Int(20), hand_size = Int(7), db = None),
+    text_signature = "(decks, seed, policies, max_turns, start, end, workers, starting_life=20, hand_size=7, db=None)"
+)]
+#[allow(clippy::too_many_arguments)]
+fn py_simulate<'py>(
+    py: Python<'py>,
+    decks: Vec<Bound<'py, PyAny>>,
+    seed: &Bound<'py, PyAny>,
+    policies: Vec<String>,
+    max_turns: u32,
+    start: u64,
+    end: u64,
+    workers: usize,
+    starting_life: Int,
+    hand_size: Int,
+    db: Option<PyRef<'py, PyCardDb>>,
+) -> PyResult<(usize, Vec<(&'static str, Bound<'py, pyo3::types::PyBytes>, &'static str)>)> {
+    let decks = decks.iter().map(deck_names).collect::<PyResult<Vec<_>>>()?;
+    let policies = policies.iter().map(|p| Policy::parse(p)).collect::<Result<Vec<_>, _>>().py_err()?;
+    let hand_size = check_count(hand_size.0, "hand size").py_err()?;
+    if !(1..=crate::game::MAX_COUNT).contains(&starting_life.0) {
+        return Err(to_py(invalid(format!("starting life must be from 1 to {}, not {}", crate::game::MAX_COUNT, starting_life.0))));
+    }
+    let sim = crate::sim::Simulation { decks, seed: self::seed(seed)?, policies, max_turns, setup: Setup { starting_life: starting_life.0 as i32, hand_size } };
+    let db = db.map(|d| d.0.clone()).unwrap_or_else(builtin_db);
+    let r = py.detach(|| sim.run(&db, start, end, workers)).py_err()?;
+    fn le<T: Copy, const N: usize>(v: &[T], f: impl Fn(T) -> [u8; N]) -> Vec<u8> {
+        v.iter().flat_map(|&x| f(x)).collect()
+    }
+    let cols: Vec<(&'static str, Vec<u8>, &'static str)> = vec![
+        ("winner", le(&r.winner, i8::to_le_bytes), "<i1"),
+        ("finished", le(&r.finished, |b| [b as u8]), "|b1"),
+        ("turns", le(&r.turns, u32::to_le_bytes), "<u4"),
+        ("loss", le(&r.loss, u8::to_le_bytes), "<u1"),
+        ("life", le(&r.life, i32::to_le_bytes), "<i4"),
+        ("library", le(&r.library, u32::to_le_bytes), "<u4"),
+        ("graveyard", le(&r.graveyard, u32::to_le_bytes), "<u4"),
+        ("milled", le(&r.milled, u32::to_le_bytes), "<u4"),
+        ("spells", le(&r.spells, u32::to_le_bytes), "<u4"),
+        ("kicks", le(&r.kicks, u32::to_le_bytes), "<u4"),
+        ("cycles", le(&r.cycles, u32::to_le_bytes), "<u4"),
+        ("lands", le(&r.lands, u32::to_le_bytes), "<u4"),
+    ];
+    Ok((r.players, cols.into_iter().map(|(n, b, t)| (n, pyo3::types::PyBytes::new(py, &b), t)).collect()))
+}
+
 /// Seconds per repetition of typecycling done on plain vectors (the GUIDE §8 floor).
 #[pyfunction(name = "_floor_typecycling")]
 fn py_floor_typecycling(py: Python<'_>, repetitions: u32) -> f64 {
@@ -1600,7 +1651,7 @@ fn py_derive_seed(seed: &Bound<'_, PyAny>, index: &Bound<'_, PyAny>) -> PyResult
 #[pymodule]
 mod _core {
     #[pymodule_export]
-    use super::{card, card_names, py_derive_seed, py_floor_typecycling, PyBatchResult, PyCardDb, PyCardDef, PyDecision, PyGame, PyGameObject, PyOp, PyRng};
+    use super::{card, card_names, py_derive_seed, py_floor_typecycling, py_simulate, PyBatchResult, PyCardDb, PyCardDef, PyDecision, PyGame, PyGameObject, PyOp, PyRng};
 
     #[pymodule_init]
     fn init(m: &pyo3::Bound<'_, pyo3::types::PyModule>) -> pyo3::PyResult<()> {

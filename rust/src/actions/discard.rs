@@ -149,6 +149,7 @@ impl Game {
         };
         self.log.push_with(|| Event::Discarded { player, card, by, random });
         if cycled {
+            self.players[player as usize].stats.cycles += 1;
             self.log.push_with(|| Event::Cycled { player, card });
             self.fire_cycle(player, slot);
         }

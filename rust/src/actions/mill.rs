@@ -139,6 +139,7 @@ impl Game {
             milled.push(ObjId::new(slot, o.generation));
         }
         st.library.truncate(start);
+        st.stats.milled += k as u32;
         if !self.object_counters.is_empty() {
             self.object_counters.retain(|(s, _)| !milled.iter().any(|m| m.slot() == *s)); // CR 122.2
         }
@@ -155,6 +156,7 @@ impl Game {
     /// instead"), still milled (CR 701.17a, 614.6).
     fn mill_cards_replaced(&mut self, p: u8, n: u32) -> Vec<ObjId> {
         let k = (n as usize).min(self.players[p as usize].library.len());
+        self.players[p as usize].stats.milled += k as u32;
         let mut milled = Vec::with_capacity(k);
         for _ in 0..k {
             let slot = *self.players[p as usize].library.last().expect("k cards are there");

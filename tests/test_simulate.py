@@ -1,0 +1,102 @@
+"""High-volume simulation (issue 6, first part): whole games from deck lists inside Rust, in
+parallel, reproducible per game seed, results as numpy arrays with a summary."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import mtgsim
+from mtgsim.sim import EXAMPLE_DECKS
+
+
+def test_results_are_numpy_columns_one_row_per_game() -> None:
+    r = mtgsim.simulate(EXAMPLE_DECKS, 30, seed=2)
+    assert (r.games, r.players) == (30, 2)
+    assert r.winner.dtype == np.int8 and r.turns.shape == (30,)
+    for col in (r.loss, r.life, r.library, r.graveyard, r.milled, r.spells, r.kicks, r.cycles, r.lands):
+        assert col.shape == (30, 2)
+    # Each finished game has one winner whose opponent lost, with a reason (CR 104).
+    for i in range(30):
+        if r.finished[i] and r.winner[i] >= 0:
+            w = int(r.winner[i])
+            assert r.loss[i, w] == 0 and r.loss[i, 1 - w] != 0
+
+
+def test_game_i_is_the_game_played_from_its_derived_seed() -> None:  # GUIDE §3
+    r = mtgsim.simulate(EXAMPLE_DECKS, 6, seed=9)
+    g = mtgsim.Game.from_decks(list(EXAMPLE_DECKS), seed=mtgsim.derive_seed(9, 4))
+    g.recording = False
+    for p in (0, 1):
+        g.set_policy(p, "goldfish")
+    g.play(until=51)
+    assert int(r.turns[4]) == g.turn
+    assert [int(x) for x in r.library[4]] == [len(g.library(0)), len(g.library(1))]
+    assert [int(x) for x in r.life[4]] == [g.life(0), g.life(1)]
+
+
+def test_results_do_not_depend_on_workers_chunks_or_slices() -> None:
+    one = mtgsim.simulate(EXAMPLE_DECKS, 50, seed=5, workers=1)
+    two = mtgsim.simulate(EXAMPLE_DECKS, 50, seed=5, workers=2, chunk=7)
+    head = mtgsim.simulate(EXAMPLE_DECKS, 20, seed=5)
+    tail = mtgsim.simulate(EXAMPLE_DECKS, 30, seed=5, start=20)
+    joined = head.concat(tail)
+    for name in ("winner", "turns", "life", "library", "milled", "spells"):
+        assert np.array_equal(getattr(one, name), getattr(two, name)), name
+        assert np.array_equal(getattr(one, name), getattr(joined, name)), name
+    other = mtgsim.simulate(EXAMPLE_DECKS, 50, seed=6)
+    assert not np.array_equal(one.library, other.library)
+
+
+def test_the_mill_deck_mills_the_creature_deck_out() -> None:  # CR 704.5b; no combat yet
+    r = mtgsim.simulate(EXAMPLE_DECKS, 40, seed=1)
+    s = r.summary()
+    assert s["players"][0]["win_rate"] == 1.0 and s["players"][1]["losses"] == {"empty_library": 40}
+    assert s["players"][1]["milled"] > 20 and r.finished.all()
+    lo, hi = s["players"][0]["win_rate_95ci"]
+    assert 0.9 < lo < 1.0 == hi
+
+
+def test_deck_lists_and_a_card_db_can_be_used() -> None:
+    mill = mtgsim.DeckList.parse("24 Island\n16 Maddening Cacophony")
+    creatures = mtgsim.DeckList.parse("20 Forest\n20 Grizzly Bears")
+    r = mtgsim.simulate([mill, creatures], 10, seed=1, db=mtgsim.CardDB())
+    assert r.games == 10 and (r.spells[:, 0] > 0).all()
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"games": 0}, "positive"),
+        ({"games": -3}, "positive"),
+        ({"games": 5, "policies": ["goldfish"]}, "one policy per player"),
+        ({"games": 5, "policies": "manual"}, "built-in policies"),
+        ({"games": 5, "policies": "cheater"}, "cheater"),
+        ({"games": 5, "max_turns": 0}, "turn limit"),
+    ],
+)
+def test_bad_input_is_a_clear_error(kwargs: dict[str, object], match: str) -> None:
+    with pytest.raises((ValueError, mtgsim.MtgsimError), match=match):
+        mtgsim.simulate(EXAMPLE_DECKS, **kwargs)  # type: ignore[arg-type]
+
+
+def test_unknown_card_names_in_a_deck_are_errors() -> None:
+    with pytest.raises(mtgsim.UnknownCardError, match="Islnd"):
+        mtgsim.simulate([["Islnd"] * 40, EXAMPLE_DECKS[1]], 5)
+
+
+def test_cli_simulate_runs_the_built_in_example_and_writes_json(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "r.json"
+    p = subprocess.run([sys.executable, "-m", "mtgsim", "simulate", "--games", "200", "--seed", "3", "--json", str(out)], capture_output=True, text=True, check=True)
+    assert "200 games" in p.stdout and "win rate" in p.stdout
+    data = json.loads(out.read_text())
+    assert data["games"] == 200 and data["players"][1]["losses"] == {"empty_library": 200}
+
+
+def test_cli_simulate_rejects_bad_counts() -> None:
+    p = subprocess.run([sys.executable, "-m", "mtgsim", "simulate", "--games", "0"], capture_output=True, text=True)
+    assert p.returncode != 0 and "--games" in p.stderr
