@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import copy
 import json
-import math
 import pickle
 from pathlib import Path
 from typing import Any
@@ -113,8 +112,6 @@ def test_the_builtin_database_is_not_changed_by_adding_to_another() -> None:
         Game(2).add_cards(0, "hand", ["Test Scholar"])
 
 
-@pytest.mark.xfail(strict=True, reason="Thrasios's Partner is reported twice in CardDef.unsupported: the data's "
-                   "'Partner (You can have ...)' line and the recorded keyword 'Partner'")
 def test_each_unsupported_clause_of_a_builtin_card_is_reported_once() -> None:
     for name in ALL_BUILTIN:
         reported = [line.split(" (")[0] for line in BUILTIN_DB[name].unsupported]
@@ -297,6 +294,22 @@ def test_a_card_creating_an_undefined_token_fails_and_names_the_card() -> None:
     with pytest.raises(InvalidCardError, match="Test Summoner"):
         db.add([SUMMONER, {**SPIRIT, "token": False}])
     assert db.to_json() == before
+
+
+def test_an_instant_or_sorcery_token_is_rejected_or_never_enters() -> None:  # CR 111.1, 304.4, 307.4
+    db = CardDB()
+    try:
+        db.add([{**SPIRIT, "name": "Test Sorcery Token", "type_line": "Sorcery", "power": None, "toughness": None},
+                {**SUMMONER, "rules": {"spell": [{"create_token": {"token": {"name": "Test Sorcery Token"}, "count": 1}}]}}])
+    except InvalidCardError as e:
+        assert "Test Sorcery Token" in str(e)
+        return
+    g = manual_game(db)
+    g.add_cards(0, "battlefield", ["Plains", "Plains"])
+    (summoner,) = g.add_cards(0, "hand", ["Test Summoner"])
+    g.cast(summoner)
+    g.resolve_top()
+    assert "Test Sorcery Token" not in names(g, g.battlefield())
 
 
 def test_a_card_may_use_a_token_added_earlier_or_a_builtin_token() -> None:
@@ -492,14 +505,48 @@ def test_the_constructor_validates_too() -> None:
     assert CardDef.from_dict(c.to_dict()) == c
 
 
-@pytest.mark.xfail(strict=True, reason='the message calls the condition "YouDid" (the Rust name), not "you_did" as written in the card format')
+@pytest.mark.parametrize("rules", [{}, {"flash": False}, {"spell": []}])
+def test_a_rules_object_holding_only_defaults_survives_to_dict(rules: dict[str, Any]) -> None:
+    card = CardDef.from_dict({**SORCERY, "oracle_text": "Draw a card.", "rules": rules})
+    assert card.unsupported == []  # the record has rules: its text is what they model
+    assert CardDef.from_dict(card.to_dict()) == card
+    assert pickle.loads(pickle.dumps(card)) == card
+
+
+@pytest.mark.parametrize("record", [
+    {**SORCERY, "rules": [[{"cost": "{2}"}]]},
+    {**SORCERY, "rules": [[], "{1}{R}"]},
+    {**SORCERY, "rules": []},
+    ["Test Broken", "{0}", "Sorcery"],
+], ids=["rules-kicker", "rules-flashback", "rules-empty", "record"])
+def test_an_array_where_the_format_has_an_object_is_invalid(record: Any) -> None:
+    with pytest.raises(InvalidCardError, match="Test Broken|<unnamed>"):
+        CardDef.from_dict(record)
+
+
+def nested_ifs(depth: int) -> dict[str, Any]:
+    effect: dict[str, Any] = {"draw": {"count": 1}}
+    for _ in range(depth):
+        effect = {"if": {"cond": "kicked", "then": [effect], "else": []}}
+    return {**SORCERY, "rules": {"spell": [effect]}}
+
+
+def test_deeply_nested_rules_fail_with_an_mtgsim_error() -> None:
+    assert CardDef.from_dict(nested_ifs(10)).to_dict()["rules"]["spell"][0]["if"]["cond"] == "kicked"
+    with pytest.raises(mtgsim.InvalidArgumentError, match="recursion limit"):
+        CardDef.from_dict(nested_ifs(200))
+
+
+def test_very_deeply_nested_rules_fail_with_an_mtgsim_error() -> None:
+    with pytest.raises(MtgsimError):
+        CardDef.from_dict(nested_ifs(1000))
+
+
 def test_the_intervening_if_message_names_the_condition_as_written() -> None:
     with pytest.raises(InvalidCardError, match="you_did"):
         CardDef.from_dict(etb(**{"if": "you_did"}))
 
 
-@pytest.mark.xfail(strict=True, reason='a bad target filter is reported at field "rules.targets.filter" (no index), '
-                   'unlike every other list field ("rules.spell[0]")')
 def test_a_bad_target_filter_names_the_targets_index() -> None:
     record = {**SORCERY, "rules": {"targets": [{"kind": "player"}, {"kind": "permanent", "filter": "zorp"}],
                                    "spell": [{"destroy": {"target": 1}}]}}
@@ -507,8 +554,6 @@ def test_a_bad_target_filter_names_the_targets_index() -> None:
         CardDef.from_dict(record)
 
 
-@pytest.mark.xfail(strict=True, reason='CardDB.get promises "a close match, if any" but only suggests names differing in case: '
-                   '"Lorien Revealed" gets no hint of "Lórien Revealed" (which DeckList.parse matches)')
 def test_an_unknown_name_suggests_the_card_it_folds_to() -> None:
     with pytest.raises(mtgsim.UnknownCardError, match="Lórien Revealed"):
         BUILTIN_DB.get("Lorien Revealed")
@@ -668,7 +713,8 @@ def test_imported_necravolver_has_two_kicker_abilities(imported: tuple[CardDB, d
     g = manual_game(db)
     g.add_cards(0, "battlefield", ["Swamp", "Swamp", "Swamp", "Forest", "Forest", "Plains"])
     (nec,) = g.add_cards(0, "hand", ["Necravolver"])
-    assert g.cost_of(nec, kick=[True, True])[0] in ("{3}{B}{G}{W}", "{3}{G}{B}{W}", "{3}{W}{B}{G}") or g.cost_of(nec, kick=[True, True])[1]
+    assert [g.cost_of(nec, kick=k) for k in ([True, False], [False, True], [True, True])] == [
+        ("{3}{B}{G}", True), ("{2}{B}{W}", True), ("{3}{B}{G}{W}", True)]
     spell = g.cast(nec, kick=[True, True])
     assert g.cast_info(spell)["kicks"] == [1, 1] and all(g.object(i).tapped for i in g.battlefield())
 
@@ -929,7 +975,7 @@ records = mutated_records() | json_values
 def empty_rules_dropped(record: Any, card: CardDef) -> bool:
     """The known round-trip failure (test_an_empty_rules_object_survives_to_dict): a record with
     a ``rules`` object that ``to_dict`` leaves out reads back as a record without rules."""
-    return isinstance(record, dict) and isinstance(record.get("rules"), dict) and "rules" not in card.to_dict()
+    return isinstance(record, dict) and isinstance(record.get("rules"), (dict, list)) and "rules" not in card.to_dict()
 
 
 def load_or_mtgsim_error(action: Any) -> Any:

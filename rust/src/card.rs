@@ -88,6 +88,9 @@ pub struct CardDef {
     pub color_indicator: bool,
     /// A token's definition (CR 111.4): created by effects, never in a deck.
     pub token: bool,
+    /// The record had a `rules` object (even an empty one): its text is what the rules model.
+    #[serde(default)]
+    pub explicit_rules: bool,
 }
 
 /// What tapping the card's permanent for mana makes: one type out of `types`, `amount` times.
@@ -170,7 +173,7 @@ impl From<CardDef> for CardRecord {
             loyalty: d.loyalty.map(Into::into),
             colors: d.color_indicator.then(|| d.colors.iter().map(|c| c.letter().to_string()).collect()),
             token: d.token,
-            rules: (!d.rules.is_empty()).then_some(d.rules),
+            rules: (d.explicit_rules || !d.rules.is_empty()).then_some(d.rules),
         }
     }
 }
@@ -302,7 +305,13 @@ impl CardDef {
             };
             crate::filter::CardFilter::parse(filter).map_err(|e| err(&format!("rules.static[{i}].filter"), e.to_string()))?;
         }
-        let all_targets = rules.targets.iter().map(|t| ("rules.targets", t)).chain(rules.activated.iter().flat_map(|a| a.targets.iter().map(|t| ("rules.activated.targets", t)))).chain(rules.triggers.iter().flat_map(|a| a.targets.iter().map(|t| ("rules.triggers.targets", t))));
+        let mut all_targets: Vec<(String, &crate::rules::TargetSpec)> = rules.targets.iter().enumerate().map(|(i, t)| (format!("rules.targets[{i}]"), t)).collect();
+        for (a, ab) in rules.activated.iter().enumerate() {
+            all_targets.extend(ab.targets.iter().enumerate().map(|(i, t)| (format!("rules.activated[{a}].targets[{i}]"), t)));
+        }
+        for (a, tr) in rules.triggers.iter().enumerate() {
+            all_targets.extend(tr.targets.iter().enumerate().map(|(i, t)| (format!("rules.triggers[{a}].targets[{i}]"), t)));
+        }
         for (field, t) in all_targets {
             if let Some(f) = &t.filter {
                 crate::filter::CardFilter::parse(f).map_err(|x| err(&format!("{field}.filter"), x.to_string()))?;
@@ -324,7 +333,8 @@ impl CardDef {
         for (i, t) in rules.triggers.iter().enumerate() {
             validate_effects(&t.effects, t.targets.len(), &format!("rules.triggers[{i}].effects")).map_err(|(f, why)| err(&f, why))?;
             if let Some(c @ (Condition::TargetKicked(_) | Condition::YouDid | Condition::RememberedIs(_))) = &t.condition {
-                return Err(err(&format!("rules.triggers[{i}].if"), format!("{c:?} can't be an intervening \"if\" (CR 603.4): use kicked, not_kicked, kicked_with or your_library_empty")));
+                let written = serde_json::to_string(c).unwrap_or_default();
+                return Err(err(&format!("rules.triggers[{i}].if"), format!("{written} can't be an intervening \"if\" (CR 603.4): use kicked, not_kicked, kicked_with or your_library_empty")));
             }
             if let crate::rules::Trigger::PutIntoYourGraveyardFromLibrary { filter } | crate::rules::Trigger::OpponentDiscards { filter } = &t.when {
                 crate::filter::CardFilter::parse(filter).map_err(|x| err(&format!("rules.triggers[{i}].when.filter"), x.to_string()))?;
@@ -355,11 +365,13 @@ impl CardDef {
             }
         }
         let subtypes: Box<[Box<str>]> = subtypes.into_iter().map(Into::into).collect();
+        let explicit_rules = has_rules || !rules.is_empty();
         Ok(CardDef {
             mana: ManaProfile::of(&subtypes, &rules),
             subtypes,
             rules,
             color_indicator: r.colors.is_some(),
+            explicit_rules,
             token: r.token,
             colors,
             mana_cost,
@@ -470,6 +482,13 @@ impl CardDb {
     /// field in any error ("rules.spell[0]: unknown variant `milll`").
     pub fn record_from_value(value: serde_json::Value) -> Result<CardRecord> {
         let label = value.get("name").and_then(|n| n.as_str()).unwrap_or("<unnamed>").to_string();
+        // The format has objects; serde would also read an array as a struct's fields in order.
+        if !value.is_object() {
+            return Err(Error::InvalidCard { card: label, field: "<record>".into(), reason: "a card record must be an object".into() });
+        }
+        if value.get("rules").is_some_and(|r| !r.is_object() && !r.is_null()) {
+            return Err(Error::InvalidCard { card: label, field: "rules".into(), reason: "must be an object".into() });
+        }
         serde_path_to_error::deserialize(value).map_err(|e| {
             let field = e.path().to_string();
             Error::InvalidCard { card: label, field: if field == "." { "<record>".into() } else { field }, reason: e.into_inner().to_string() }
@@ -518,6 +537,9 @@ impl CardDb {
         for def in &self.order {
             for name in token_names(&def.rules) {
                 match self.by_name.get(name.as_str()) {
+                    Some(t) if t.token && (t.is(CardType::Instant) || t.is(CardType::Sorcery)) => {
+                        return Err(Error::InvalidCard { card: t.name.to_string(), field: "type_line".into(), reason: "a token is a permanent: it can't be an instant or sorcery (CR 111.1, 307.4)".into() })
+                    }
                     Some(t) if t.token => {}
                     Some(_) => return Err(Error::InvalidCard { card: def.name.to_string(), field: "rules".into(), reason: format!("creates a {name:?} token, but {name:?} is defined as a card, not a token (\"token\": true)") }),
                     None => return Err(Error::InvalidCard { card: def.name.to_string(), field: "rules".into(), reason: format!("creates a {name:?} token, and no token by that name is defined") }),
@@ -544,10 +566,25 @@ impl CardDb {
             return Ok(d);
         }
         let folded = name.trim().to_lowercase();
+        let fold = |s: &str| -> String {
+            s.to_lowercase()
+                .chars()
+                .map(|c| match c {
+                    'á' | 'à' | 'â' | 'ä' => 'a',
+                    'é' | 'è' | 'ê' | 'ë' => 'e',
+                    'í' | 'ì' | 'î' | 'ï' => 'i',
+                    'ó' | 'ò' | 'ô' | 'ö' => 'o',
+                    'ú' | 'ù' | 'û' | 'ü' => 'u',
+                    c => c,
+                })
+                .collect::<String>()
+                .replace('æ', "ae")
+        };
+        let folded = fold(&folded);
         let hint = self
             .order
             .iter()
-            .find(|d| d.name.to_lowercase() == folded)
+            .find(|d| fold(&d.name) == folded)
             .map(|d| format!("; did you mean {:?}?", d.name))
             .unwrap_or_default();
         Err(Error::UnknownCard { name: name.to_string(), hint })

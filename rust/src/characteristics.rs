@@ -39,7 +39,7 @@ impl Game {
         let o = &self.objects[slot as usize];
         if o.zone.kind == crate::zone::ZoneKind::Battlefield && self.def_of_slot(slot).is(CardType::Creature) {
             for &s in &self.battlefield {
-                if s == slot || self.objects[s as usize].flags & Object::HAS_STATICS == 0 || self.objects[s as usize].controller != o.controller {
+                if s == slot || self.objects[s as usize].flags & Object::HAS_PT_STATIC == 0 || self.objects[s as usize].controller != o.controller {
                     continue;
                 }
                 for st in &self.def_of_slot(s).rules.statics {

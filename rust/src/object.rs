@@ -76,6 +76,8 @@ impl Object {
     pub const HAS_MANA: u8 = 4;
     /// Has triggered abilities (CR 603).
     pub const HAS_TRIGGERS: u8 = 8;
+    /// Has a static ability changing other creatures' power and toughness (layer 7c).
+    pub const HAS_PT_STATIC: u8 = 16;
 
     pub fn flags_of(def: &crate::card::CardDef) -> u8 {
         use crate::card::CardType;
@@ -91,6 +93,9 @@ impl Object {
         }
         if !def.rules.triggers.is_empty() {
             f |= Object::HAS_TRIGGERS;
+        }
+        if def.rules.statics.iter().any(|s| matches!(s, crate::rules::StaticAbility::OthersGetPerCounter { .. })) {
+            f |= Object::HAS_PT_STATIC;
         }
         f
     }

@@ -430,7 +430,14 @@ fn deck_names(ob: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
 /// A Python value (dicts, lists, strings, numbers, bools, None) as JSON.
 fn py_to_json(ob: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
     let json = ob.py().import("json")?;
-    let text: String = json.call_method1("dumps", (ob,))?.extract()?;
+    let text: String = match json.call_method1("dumps", (ob,)) {
+        Ok(t) => t.extract()?,
+        Err(e) if e.is_instance_of::<pyo3::exceptions::PyRecursionError>(ob.py()) => return Err(to_py(invalid("the record is nested too deeply"))),
+        Err(e) if e.is_instance_of::<pyo3::exceptions::PyTypeError>(ob.py()) || e.is_instance_of::<pyo3::exceptions::PyValueError>(ob.py()) => {
+            return Err(to_py(invalid(format!("not plain data: {e}"))))
+        }
+        Err(e) => return Err(e),
+    };
     serde_json::from_str(&text).map_err(|e| to_py(invalid(format!("not plain data: {e}"))))
 }
 

@@ -66,7 +66,8 @@ impl Game {
                     }
                 }
                 match kind {
-                    TargetKind::Spell => o.zone.kind == ZoneKind::Stack,
+                    // An ability on the stack is not a spell (CR 112.1, 115.1a).
+                    TargetKind::Spell => o.zone.kind == ZoneKind::Stack && o.kind != crate::object::ObjectKind::Ability,
                     TargetKind::Creature => o.zone.kind == ZoneKind::Battlefield && def.is(CardType::Creature),
                     TargetKind::Permanent => o.zone.kind == ZoneKind::Battlefield,
                     TargetKind::Any => {
