@@ -99,7 +99,6 @@ UNSUPPORTED = [
     ("Necravolver", "trample"),
     ("Necravolver", "Whenever Necravolver deals damage, you gain that much life."),
     ("Sidisi, Brood Tyrant", "attacks"),
-    ("Leyline of the Void", "If Leyline of the Void is in your opening hand, you may begin the game with it on the battlefield."),
     ("Thrasios, Triton Hero", "Partner"),
 ]
 
@@ -1234,6 +1233,27 @@ def test_leyline_of_the_void_exiles_cards_going_to_an_opponents_graveyard() -> N
     g.mill(1, 3)
     g.mill(0, 2)
     assert g.graveyard(1) == [] and len(g.exile()) == 3 and len(g.graveyard(0)) == 2
+
+
+def test_leyline_of_the_void_in_an_opening_hand_may_begin_on_the_battlefield() -> None:  # CR 103.6a
+    # With Game.from_decks every player's default (random) policy answers the
+    # "begin_on_battlefield" decision during setup: across fixed seeds both answers occur.
+    deck = mtgsim.DeckList.parse("3 Leyline of the Void\n6 Island")
+    other = ["Island"] * 20
+    began, kept = 0, 0
+    for seed in range(40):
+        g = mtgsim.Game.from_decks([deck, other], seed=seed)
+        assert g.pending is None and g.turn == 1
+        on_bf = [c for c in g.battlefield() if g.name(c) == "Leyline of the Void"]
+        in_hand = [c for c in g.hand(0) if g.name(c) == "Leyline of the Void"]
+        assert len(g.hand(0)) + len(on_bf) == 7  # a hand of seven, less what began on the battlefield
+        began += bool(on_bf)
+        kept += bool(in_hand)
+        if on_bf:
+            assert all(g.object(c).controller == 0 for c in on_bf)
+            g.mill(1, 2)  # it works from the start: the opponent's milled cards are exiled
+            assert g.graveyard(1) == [] and len(g.exile()) == 2
+    assert began > 0 and kept > 0
 
 
 @covers("Laboratory Maniac")

@@ -227,6 +227,7 @@ class Decision:
         "discard_to_library",
         "cost_choice",
         "legend_rule",
+        "begin_on_battlefield",
     ]:
         """order_triggers: one player's simultaneous triggered abilities, the first listed put on
         the stack first (CR 603.3b); order_replacements: the permanents whose replacement
@@ -234,7 +235,8 @@ class Decision:
         may" instruction or pay a "you may pay" cost; discard_to_library: whether a discarded
         card goes on top of the library instead (Library of Leng); cost_choice: the permanent
         to sacrifice or card to discard for a cost; legend_rule: the legendary permanent to keep
-        (CR 704.5j)."""
+        (CR 704.5j); begin_on_battlefield: which cards in an opening hand begin the game on the
+        battlefield (Leyline of the Void, CR 103.6a)."""
     @property
     def options(self) -> list[Any]:
         """choose_cards: the ids to choose from; scry: the cards looked at (top first);
@@ -354,7 +356,9 @@ class Game:
     ) -> Game:
         """Libraries from decks — lists of card names, or ``mtgsim.DeckList`` objects (their
         main decks) — shuffled in player order by the game's generator; then each player in turn
-        order draws a hand. Cards come from ``db`` (the built-in cards by default)."""
+        order draws a hand. Cards come from ``db`` (the built-in cards by default). A card that
+        may begin the game on the battlefield (CR 103.6a) is offered to its owner as a
+        "begin_on_battlefield" decision, answered by the players' default (random) policies."""
     @property
     def num_players(self) -> int: ...
     @property

@@ -6,6 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::actions::discard::DiscardCost;
 use crate::card::CardType;
 use crate::decision::{Answer, Choice, Decision, Purpose};
 use crate::error::{illegal, invalid, Error, Result};
@@ -48,8 +49,6 @@ enum Stage {
     Targets(usize),
     Sacrifice,
     Discard,
-    /// Library of Leng-style "put it on top of your library instead" for the discard cost.
-    DiscardWhere,
     Pay,
 }
 
@@ -65,9 +64,8 @@ pub(crate) struct ActivateProc {
     x: u32,
     targets: Vec<Vec<TargetRef>>,
     sacrifice: Option<ObjId>,
-    discard: Option<ObjId>,
-    /// The discarded card goes to the top of the library instead (CR 701.9c).
-    discard_hidden: bool,
+    /// The card to discard for a "discard a ..." cost.
+    discard: DiscardCost,
 }
 
 impl Game {
@@ -130,7 +128,7 @@ impl Game {
             }
             crate::game::check_count(x as i64, "X")?;
         }
-        let frame = ActivateProc { player: p, source, index: index as u16, opts, stage: Stage::X, asked: false, x: 0, targets: Vec::new(), sacrifice: None, discard: None, discard_hidden: false };
+        let frame = ActivateProc { player: p, source, index: index as u16, opts, stage: Stage::X, asked: false, x: 0, targets: Vec::new(), sacrifice: None, discard: DiscardCost::default() };
         Ok(Frame::Activate(Box::new(frame)))
     }
 
@@ -389,49 +387,10 @@ impl ActivateProc {
                         self.stage = Stage::Pay;
                         continue;
                     };
-                    let filter = CardFilter::cached(filter);
-                    let hand = &g.players[self.player as usize].hand;
-                    let options: Vec<ObjId> = hand.iter().filter(|&&s| s != slot && filter.matches(g.def_of_slot(s))).map(|&s| g.id_of(s)).collect();
-                    if self.asked {
-                        self.asked = false;
-                        let Answer::Cards { cards } = g.take_answer() else { unreachable!("validated") };
-                        self.discard = cards.first().copied();
-                        self.stage = Stage::DiscardWhere;
-                        continue;
-                    }
-                    if let Some(given) = self.opts.discard {
-                        if !options.contains(&given) {
-                            return Step::Fail(illegal(format!("object {} is not a {} in player {}'s hand, so it can't be discarded for {}", given.0, filter.card_phrase(), self.player, def.name)));
-                        }
-                        self.discard = Some(given);
-                        self.stage = Stage::DiscardWhere;
-                        continue;
-                    }
-                    if options.is_empty() {
-                        return Step::Fail(Error::CannotPay(format!("player {} has no {} in hand to discard for {}", self.player, filter.card_phrase(), def.name)));
-                    }
-                    return self.ask(Purpose::CostChoice, Choice::Cards { options, min: 1, max: 1 });
-                }
-                Stage::DiscardWhere => {
-                    self.stage = Stage::Pay;
-                    if self.asked {
-                        self.asked = false;
-                        let Answer::Cards { cards } = g.take_answer() else { unreachable!("validated") };
-                        let yes = !cards.is_empty();
-                        self.discard_hidden = yes;
-                        if yes && !CardFilter::parse(cost.discard.as_deref().unwrap_or("card")).expect("validated").is_any() {
-                            // CR 701.9c: a card discarded into a hidden zone has no
-                            // characteristics, so a cost naming one isn't paid: undone (CR 733).
-                            return Step::Fail(illegal(format!(
-                                "the discarded card would go to a hidden zone, where it has no characteristics, so it can't pay \"discard a {} card\" (CR 701.9c); the activation is undone",
-                                cost.discard.as_deref().unwrap_or("card")
-                            )));
-                        }
-                        continue;
-                    }
-                    if let Some(card) = self.discard.filter(|_| g.discard_goes_to_library(self.player, true)) {
-                        self.stage = Stage::DiscardWhere;
-                        return self.ask(Purpose::DiscardToLibrary, Choice::Cards { options: vec![card], min: 0, max: 1 });
+                    match self.discard.step(g, self.player, filter, slot, self.opts.discard, &def.name) {
+                        Ok(None) => self.stage = Stage::Pay,
+                        Ok(Some(d)) => return Step::Ask(Frame::Activate(Box::new(self)), d),
+                        Err(e) => return Step::Fail(e),
                     }
                 }
                 // CR 602.2h: pay every cost at once, in any order.
@@ -495,8 +454,8 @@ impl Game {
             self.stack_items.last_mut().expect("just pushed").sacrificed_power = power;
             self.sacrifice(s.slot());
         }
-        if let Some(d) = a.discard {
-            self.discard_one(p, d.slot(), Some(p), false, a.discard_hidden, false);
+        if let Some(d) = a.discard.card {
+            self.discard_one(p, d.slot(), Some(p), false, a.discard.hidden, false);
         }
         if cost.discard_self {
             self.discard_one(p, slot, Some(p), false, false, ability.cycling);

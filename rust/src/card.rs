@@ -364,6 +364,16 @@ impl CardDef {
                 return Err(err("rules", "a create_token instruction names no token".into()));
             }
         }
+        // Gaps in the record itself are reported with the rest.
+        let gaps = [
+            (types.contains(CardType::Planeswalker) && r.loyalty.is_none(), "no printed loyalty in the record: it enters with none (CR 306.5b)"),
+            (types.contains(CardType::Creature) && r.power.is_none() && !r.token, "no printed power and toughness in the record: 0/0"),
+        ];
+        for (missing, note) in gaps {
+            if missing && !rules.unsupported.iter().any(|u| u == note) {
+                rules.unsupported.push(note.to_string());
+            }
+        }
         let subtypes: Box<[Box<str>]> = subtypes.into_iter().map(Into::into).collect();
         let explicit_rules = has_rules || !rules.is_empty();
         Ok(CardDef {

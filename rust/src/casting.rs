@@ -83,8 +83,6 @@ enum Stage {
     Targets(usize),
     /// The card to discard for an additional cost (CR 601.2b; paid at 601.2h).
     Discard,
-    /// Whether that card goes on top of the library instead (CR 701.9c).
-    DiscardWhere,
     Pay,
     Sticker,
 }
@@ -113,12 +111,9 @@ pub(crate) struct CastProc {
     asked: bool,
     /// The spell once it is on the stack.
     spell: Option<ObjId>,
-    /// The card chosen to discard for an additional cost, and whether it goes on top of the
-    /// library instead.
+    /// The card to discard for an additional cost.
     #[serde(default)]
-    discard: Option<ObjId>,
-    #[serde(default)]
-    discard_hidden: bool,
+    discard: crate::actions::discard::DiscardCost,
 }
 
 impl Game {
@@ -218,8 +213,7 @@ impl Game {
             stage: Stage::Modes,
             asked: false,
             spell: None,
-            discard: None,
-            discard_hidden: false,
+            discard: Default::default(),
         };
         Ok(Frame::Cast(Box::new(proc)))
     }
@@ -453,51 +447,10 @@ impl CastProc {
                         self.stage = Stage::Sticker;
                         continue;
                     };
-                    let filter = crate::filter::CardFilter::cached(filter);
-                    let hand = &g.players[self.caster as usize].hand;
-                    let options: Vec<ObjId> = hand.iter().filter(|&&s| s != self.card.slot() && filter.matches(g.def_of_slot(s))).map(|&s| g.id_of(s)).collect();
-                    if self.asked {
-                        self.asked = false;
-                        let Answer::Cards { cards } = g.take_answer() else { unreachable!("validated") };
-                        self.discard = cards.first().copied();
-                        self.stage = Stage::DiscardWhere;
-                        continue;
-                    }
-                    if let Some(given) = self.opts.discard {
-                        if !options.contains(&given) {
-                            return Step::Fail(illegal(format!("object {} is not a {} in player {}'s hand, so it can't be discarded to cast {}", given.0, filter.card_phrase(), self.caster, def.name)));
-                        }
-                        self.discard = Some(given);
-                        self.stage = Stage::DiscardWhere;
-                        continue;
-                    }
-                    if options.is_empty() {
-                        return Step::Fail(Error::CannotPay(format!("{} needs a {} to discard as an additional cost, and player {}'s hand has none", def.name, filter.card_phrase(), self.caster)));
-                    }
-                    return self.ask(Purpose::CostChoice, Choice::Cards { options, min: 1, max: 1 });
-                }
-                Stage::DiscardWhere => {
-                    self.stage = Stage::Sticker;
-                    if self.asked {
-                        self.asked = false;
-                        let Answer::Cards { cards } = g.take_answer() else { unreachable!("validated") };
-                        self.discard_hidden = !cards.is_empty();
-                        let def = &g.defs[self.def as usize];
-                        let any = def.rules.additional_discard.as_deref().is_none_or(|f| crate::filter::CardFilter::cached(f).is_any());
-                        if self.discard_hidden && !any {
-                            // CR 701.9c: it would have no characteristics, so it can't pay a
-                            // cost that names one; the cast is undone (CR 733).
-                            return Step::Fail(illegal(format!(
-                                "the discarded card would go to a hidden zone, where it has no characteristics, so it can't pay {}'s \"discard a {} card\" (CR 701.9c); the cast is undone",
-                                def.name,
-                                def.rules.additional_discard.as_deref().unwrap_or("card")
-                            )));
-                        }
-                        continue;
-                    }
-                    if let Some(card) = self.discard.filter(|_| g.discard_goes_to_library(self.caster, true)) {
-                        self.stage = Stage::DiscardWhere;
-                        return self.ask(Purpose::DiscardToLibrary, Choice::Cards { options: vec![card], min: 0, max: 1 });
+                    match self.discard.step(g, self.caster, filter, self.card.slot(), self.opts.discard, &def.name) {
+                        Ok(None) => self.stage = Stage::Sticker,
+                        Ok(Some(d)) => return Step::Ask(Frame::Cast(Box::new(self)), d),
+                        Err(e) => return Step::Fail(e),
                     }
                 }
                 // CR 601.2f–h: lock in the total cost and pay it.
@@ -588,8 +541,8 @@ impl CastProc {
         o.cast = cast;
         g.stack_items.push(StackItem { slot, controller: self.caster, targets: self.targets.clone(), ability: None, delayed: None, sacrificed_power: 0, triggering: None, triggering_controller: None });
         self.spell = Some(spell);
-        if let Some(d) = self.discard {
-            g.discard_one(self.caster, d.slot(), Some(self.caster), false, self.discard_hidden, false);
+        if let Some(d) = self.discard.card {
+            g.discard_one(self.caster, d.slot(), Some(self.caster), false, self.discard.hidden, false);
         }
     }
 

@@ -59,6 +59,8 @@ pub enum Purpose {
     CostChoice,
     /// Which legendary permanent to keep (the legend rule, CR 704.5j).
     LegendRule,
+    /// Which cards in the opening hand to begin the game with on the battlefield (CR 103.6a).
+    BeginOnBattlefield,
 }
 
 impl Purpose {
@@ -84,6 +86,7 @@ impl Purpose {
             Purpose::DiscardToLibrary => "discard_to_library",
             Purpose::CostChoice => "cost_choice",
             Purpose::LegendRule => "legend_rule",
+            Purpose::BeginOnBattlefield => "begin_on_battlefield",
         }
     }
 }

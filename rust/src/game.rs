@@ -51,6 +51,46 @@ pub struct PlayerState {
     pub stats: PlayerStats,
 }
 
+/// Beginning the game with cards from opening hands on the battlefield (CR 103.6a): each
+/// player in turn order, from the starting player, chooses which of theirs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct OpeningHandProc {
+    player: u8,
+    asked: bool,
+}
+
+impl OpeningHandProc {
+    pub(crate) fn step(mut self, g: &mut Game) -> crate::process::Step {
+        let n = g.players.len() as u8;
+        while self.player < n {
+            let p = (g.starting_player + self.player) % n;
+            if self.asked {
+                self.asked = false;
+                let crate::decision::Answer::Cards { cards } = g.take_answer() else { unreachable!("validated") };
+                for c in cards {
+                    let from = g.objects[c.slot() as usize].zone;
+                    let card = g.move_slot(c.slot(), ZoneKind::Battlefield, Position::Top);
+                    g.entered_battlefield(c.slot());
+                    let to = g.objects[c.slot() as usize].zone;
+                    g.log.push_with(|| Event::Moved { from_id: c, card, from, to });
+                }
+                self.player += 1;
+                continue;
+            }
+            let options: Vec<ObjId> = g.players[p as usize].hand.iter().filter(|&&s| g.def_of_slot(s).rules.begin_on_battlefield).map(|&s| g.id_of(s)).collect();
+            if options.is_empty() {
+                self.player += 1;
+                continue;
+            }
+            self.asked = true;
+            let max = options.len() as u32;
+            let d = crate::decision::Decision { player: p, purpose: crate::decision::Purpose::BeginOnBattlefield, choice: crate::decision::Choice::Cards { options, min: 0, max } };
+            return crate::process::Step::Ask(crate::process::Frame::OpeningHand(self), d);
+        }
+        crate::process::Step::Done
+    }
+}
+
 /// Counts kept per player as the game goes (cheap: a few integer additions).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlayerStats {
@@ -262,7 +302,7 @@ impl Game {
     /// Player 0 starts.
     pub fn from_decks(decks: &[Vec<String>], seed: u64, setup: &Setup, db: &CardDb) -> Result<Game> {
         let mut game = Game::unshuffled(decks, setup, db)?;
-        game.deal(seed, setup);
+        game.deal(seed, setup)?;
         Ok(game)
     }
 
@@ -285,8 +325,11 @@ impl Game {
 
     /// Starts the game with this seed: the game's and the players' generators seeded, each
     /// library shuffled in player order, then each player in turn order draws a hand; the
-    /// first turn begins in its upkeep (nothing to untap, CR 103.8).
-    pub fn deal(&mut self, seed: u64, setup: &Setup) {
+    /// first turn begins in its upkeep (nothing to untap, CR 103.8). Cards that may begin the
+    /// game on the battlefield (Leyline of the Void) are then offered to their owners, the
+    /// starting player first (CR 103.6a): a decision their policies answer, or that is left
+    /// pending for a manual player.
+    pub fn deal(&mut self, seed: u64, setup: &Setup) -> Result<()> {
         self.seed = seed;
         self.rng = Rng::new(seed);
         for (p, seat) in self.seats.iter_mut().enumerate() {
@@ -305,6 +348,12 @@ impl Game {
         }
         self.step = Step::Upkeep;
         self.check_state_based_actions();
+        // CR 103.6: actions taken with cards in opening hands, the starting player first.
+        let any = self.players.iter().any(|st| st.hand.iter().any(|&s| self.def_of_slot(s).rules.begin_on_battlefield));
+        if any {
+            self.perform(crate::process::Frame::OpeningHand(OpeningHandProc { player: 0, asked: false }))?;
+        }
+        Ok(())
     }
 
     // ----- inspection --------------------------------------------------------------------

@@ -36,6 +36,7 @@ pub(crate) enum Frame {
     Triggers(TriggerProc),
     LegendRule(LegendRuleProc),
     Mill(MillProc),
+    OpeningHand(crate::game::OpeningHandProc),
 }
 
 /// What a frame did with one step.
@@ -62,6 +63,7 @@ impl Frame {
             Frame::Triggers(p) => p.step(game),
             Frame::LegendRule(p) => p.step(game),
             Frame::Mill(p) => p.step(game),
+            Frame::OpeningHand(p) => p.step(game),
         }
     }
 }

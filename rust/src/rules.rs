@@ -624,6 +624,10 @@ pub struct CardRules {
     /// Flashback [cost] (CR 702.34): may be cast from the graveyard for this cost, then exiled.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flashback: Option<ManaCost>,
+    /// "If this card is in your opening hand, you may begin the game with it on the
+    /// battlefield" (CR 103.6a).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub begin_on_battlefield: bool,
     /// The card has flash (CR 702.8).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub flash: bool,

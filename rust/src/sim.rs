@@ -158,7 +158,7 @@ impl Simulation {
         let mut g = template.clone();
         for i in start..end {
             g.reset_from(template);
-            g.deal(derive_seed(self.seed, i), &self.setup);
+            g.deal(derive_seed(self.seed, i), &self.setup)?;
             if !g.is_over() {
                 g.play(Until::Turn(self.max_turns + 1), u64::MAX)?;
             }

@@ -3,7 +3,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::decision::{Answer, Choice, Decision, Purpose};
-use crate::error::Result;
+use crate::error::{illegal, Error, Result};
+use crate::object::ObjId;
 use crate::event::Event;
 use crate::game::{check_count, Game, Progress};
 use crate::process::{Frame, Step};
@@ -132,6 +133,68 @@ impl DiscardProc {
             let card = g.discard_one(self.player, slot, self.chooser, random, hidden, false);
             g.output.push(card);
         }
+    }
+}
+
+/// Paying "discard a [filter] card" as a cost (CR 601.2b, h): the card is the one given up
+/// front or a "cost_choice" decision; then, if a replacement lets discards paying costs go on
+/// top of the library instead, whether to — a card that would go there has no characteristics
+/// (CR 701.9c), so it can't pay a cost naming one, and the whole action is undone (CR 733).
+/// Casting and activating share it; nothing is discarded until the cost is paid.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct DiscardCost {
+    pub card: Option<ObjId>,
+    /// The card goes on top of the library instead of into the graveyard.
+    pub hidden: bool,
+    asked_where: bool,
+    asked_which: bool,
+    done: bool,
+}
+
+impl DiscardCost {
+    /// Moves the choice on: `Ok(None)` once it's made, `Ok(Some(d))` to ask `d` (the answer
+    /// comes back through the next call), `Err` if the cost can't be paid. `exclude` is the
+    /// card being cast or activated; `what` names it in errors.
+    pub(crate) fn step(&mut self, g: &mut Game, player: u8, filter: &str, exclude: u32, given: Option<ObjId>, what: &str) -> Result<Option<Decision>> {
+        if self.done {
+            return Ok(None);
+        }
+        let f = crate::filter::CardFilter::cached(filter);
+        if self.card.is_none() {
+            if self.asked_which {
+                self.asked_which = false;
+                let Answer::Cards { cards } = g.take_answer() else { unreachable!("validated") };
+                self.card = cards.first().copied();
+            } else {
+                let hand = &g.players[player as usize].hand;
+                let options: Vec<ObjId> = hand.iter().filter(|&&s| s != exclude && f.matches(g.def_of_slot(s))).map(|&s| g.id_of(s)).collect();
+                match given {
+                    Some(c) if options.contains(&c) => self.card = Some(c),
+                    Some(c) => return Err(illegal(format!("object {} is not a {} in player {player}'s hand, so it can't be discarded for {what}", c.0, f.card_phrase()))),
+                    None if options.is_empty() => return Err(Error::CannotPay(format!("player {player} has no {} in hand to discard for {what}", f.card_phrase()))),
+                    None => {
+                        self.asked_which = true;
+                        return Ok(Some(Decision { player, purpose: Purpose::CostChoice, choice: Choice::Cards { options, min: 1, max: 1 } }));
+                    }
+                }
+            }
+        }
+        if self.asked_where {
+            self.asked_where = false;
+            let Answer::Cards { cards } = g.take_answer() else { unreachable!("validated") };
+            self.hidden = !cards.is_empty();
+            if self.hidden && !f.is_any() {
+                return Err(illegal(format!(
+                    "the discarded card would go to a hidden zone, where it has no characteristics, so it can't pay \"discard a {}\" for {what} (CR 701.9c); the action is undone",
+                    f.card_phrase()
+                )));
+            }
+        } else if let Some(card) = self.card.filter(|_| g.discard_goes_to_library(player, true)) {
+            self.asked_where = true;
+            return Ok(Some(Decision { player, purpose: Purpose::DiscardToLibrary, choice: Choice::Cards { options: vec![card], min: 0, max: 1 } }));
+        }
+        self.done = true;
+        Ok(None)
     }
 }
 
