@@ -526,7 +526,10 @@ def test_random_turns_keep_every_invariant(setup: Setup, turns: int):  # CR 400.
     g = setup.new_game()
     t = Tracker.begin(g)
     assert (g.turn, g.step, g.active_player) == (1, "upkeep", 0)
-    assert all(len(g.hand(p)) == min(7, len(setup.decks[p])) for p in range(g.num_players))  # CR 103.5
+    # CR 103.5 (a hand of seven), less the cards begun on the battlefield (CR 103.6a: Leyline).
+    began = [sum(1 for c in g.battlefield() if g.object(c).owner == p) for p in range(g.num_players)]
+    assert all(len(g.hand(p)) + began[p] == min(7, len(setup.decks[p])) for p in range(g.num_players))
+    assert all(g.name(c) == "Leyline of the Void" for c in g.battlefield())
     run = play_turns(g, t, setup, turns, random.Random(setup.driver_seed))
     note_coverage(g, t, run)
     if g.is_over:
