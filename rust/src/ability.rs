@@ -331,13 +331,10 @@ impl ActivateProc {
                         continue;
                     }
                     let spec = &ability.targets[i];
-                    let options = g.target_options(spec, self.player, None);
-                    let min = if spec.up_to { 0 } else { spec.count };
-                    let max = spec.count.min(options.len() as u32);
-                    if (options.len() as u32) < min {
-                        return Step::Fail(illegal(format!("this ability of {} needs {min} legal target(s) for target {i} and there are {} (CR 601.2c)", def.name, options.len())));
-                    }
-                    let choice = Choice::Targets { options, min, max };
+                    let choice = match g.target_choice(spec, self.player) {
+                        Ok(c) => c,
+                        Err(n) => return Step::Fail(illegal(format!("this ability of {} needs {} legal target(s) for target {i} and there are {n} (CR 601.2c)", def.name, spec.count))),
+                    };
                     if let Some(given) = self.opts.targets.as_ref().and_then(|t| t.get(i)) {
                         let d = Decision { player: self.player, purpose: Purpose::Targets { index: i as u8 }, choice };
                         if let Err(e) = d.validate(&Answer::Targets { targets: given.clone() }) {

@@ -424,14 +424,12 @@ impl CastProc {
                         self.stage = Stage::Targets(i + 1);
                         continue;
                     }
-                    let options = g.target_options(spec, self.caster, None);
-                    let min = if spec.up_to { 0 } else { spec.count };
-                    let max = spec.count.min(options.len() as u32);
-                    if (options.len() as u32) < min {
-                        return Step::Fail(illegal(format!("{} needs {min} legal target(s) for target {i} and there are {} (CR 601.2c)", def.name, options.len())));
-                    }
+                    let choice = match g.target_choice(spec, self.caster) {
+                        Ok(c) => c,
+                        Err(n) => return Step::Fail(illegal(format!("{} needs {} legal target(s) for target {i} and there are {n} (CR 601.2c)", def.name, spec.count))),
+                    };
                     if let Some(given) = self.opts.targets.as_ref().and_then(|t| t.get(i)) {
-                        let d = Decision { player: self.caster, purpose: Purpose::Targets { index: i as u8 }, choice: Choice::Targets { options, min, max } };
+                        let d = Decision { player: self.caster, purpose: Purpose::Targets { index: i as u8 }, choice };
                         if let Err(e) = d.validate(&Answer::Targets { targets: given.clone() }) {
                             return Step::Fail(e);
                         }
@@ -439,7 +437,7 @@ impl CastProc {
                         self.stage = Stage::Targets(i + 1);
                         continue;
                     }
-                    return self.ask(Purpose::Targets { index: i as u8 }, Choice::Targets { options, min, max });
+                    return self.ask(Purpose::Targets { index: i as u8 }, choice);
                 }
                 Stage::Discard => {
                     let def = g.defs[self.def as usize].clone();

@@ -80,6 +80,18 @@ impl Game {
         }
     }
 
+    /// The choice for one "target" (CR 601.2c): its legal options, between `min` (0 for
+    /// "up to") and `count`. `Err(n)` if only `n` legal options exist, fewer than required.
+    pub(crate) fn target_choice(&self, spec: &TargetSpec, controller: u8) -> Result<crate::decision::Choice, usize> {
+        let options = self.target_options(spec, controller, None);
+        let min = if spec.up_to { 0 } else { spec.count };
+        if (options.len() as u32) < min {
+            return Err(options.len());
+        }
+        let max = spec.count.min(options.len() as u32);
+        Ok(crate::decision::Choice::Targets { options, min, max })
+    }
+
     /// Every legal choice for a target of this kind, players first, then objects.
     pub(crate) fn target_options(&self, spec: &TargetSpec, controller: u8, source: Option<u32>) -> Vec<TargetRef> {
         let kind = spec.kind;

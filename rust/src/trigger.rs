@@ -305,10 +305,7 @@ impl TriggerProc {
                 self.next_target = 0;
                 continue;
             }
-            let spec = &specs[self.next_target];
-            let options = g.target_options(spec, controller, None);
-            let min = if spec.up_to { 0 } else { spec.count };
-            if (options.len() as u32) < min {
+            let Ok(choice) = g.target_choice(&specs[self.next_target], controller) else {
                 // CR 603.3d: without legal targets it is removed from the stack.
                 g.take_stack_item(slot);
                 g.cease(slot);
@@ -316,10 +313,9 @@ impl TriggerProc {
                 self.with_targets.remove(0);
                 self.next_target = 0;
                 continue;
-            }
-            let max = spec.count.min(options.len() as u32);
+            };
             self.asked = true;
-            let d = Decision { player: controller, purpose: Purpose::Targets { index: self.next_target as u8 }, choice: Choice::Targets { options, min, max } };
+            let d = Decision { player: controller, purpose: Purpose::Targets { index: self.next_target as u8 }, choice };
             return Step::Ask(Frame::Triggers(self), d);
         }
         Step::Done
