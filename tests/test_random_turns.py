@@ -101,7 +101,7 @@ STEP_ORDER = [
     "end",
     "cleanup",
 ]
-LOSS_REASONS = {"life", "empty_library", "poison", "conceded"}
+LOSS_REASONS = {"life", "empty_library", "poison", "conceded", "opponent_won"}
 MAX_ACTIONS_PER_TURN = 3000  # a turn that takes more priority actions than this is stuck
 
 
@@ -376,6 +376,11 @@ def check_losses(g: mtgsim.Game, lost: list[Any], events: list[dict[str, Any]]) 
         elif reason == "empty_library":
             assert g.library(p) == []
             assert any(e["kind"] == "drew_from_empty_library" and e["player"] == p for e in events)
+        elif reason == "opponent_won":
+            # CR 104.3h: another player won by an effect (Laboratory Maniac, Jace), so the game
+            # is over and that player is its one winner.
+            outcome = g.outcome
+            assert outcome is not None and len(outcome["winners"]) == 1 and p not in outcome["winners"], outcome
 
 
 # ----- the driver: a Python player beside the policies ------------------------------------------------------
@@ -485,7 +490,8 @@ def check_turn(g: mtgsim.Game, events: list[dict[str, Any]], turn: int, active: 
     for i, e in enumerate(events):
         if e["kind"] == "step_began" and e["step"] == "draw" and e["turn"] == turn:
             following = events[i + 1] if i + 1 < len(events) else None
-            assert following is not None and following["kind"] in ("drew", "drew_from_empty_library"), following
+            # (or, drawing from an empty library under Laboratory Maniac or Jace, the win that replaces it: CR 614.6)
+            assert following is not None and following["kind"] in ("drew", "drew_from_empty_library", "player_won"), following
             assert following["player"] == e["active"] == active
     # CR 305.2: one land per turn, by the active player.
     lands = [e["player"] for e in events if e["kind"] == "land_played"]

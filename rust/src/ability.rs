@@ -11,7 +11,6 @@ use crate::card::CardType;
 use crate::decision::{Answer, Choice, Decision, Purpose};
 use crate::error::{illegal, invalid, Error, Result};
 use crate::event::Event;
-use crate::filter::CardFilter;
 use crate::game::{Game, Progress};
 use crate::mana::ManaSymbol;
 use crate::object::{ObjId, Object, ObjectKind};
@@ -96,14 +95,12 @@ impl Game {
         self.check_activation(p, slot, ability)?;
         // What can be told now is checked now, before any decision is asked (CR 602.2).
         if let Some(f) = &ability.cost.sacrifice {
-            let cf = CardFilter::cached(f);
-            if !self.battlefield.iter().any(|&s| self.objects[s as usize].controller == p && cf.matches(self.def_of_slot(s))) {
+            if !self.battlefield.iter().any(|&s| self.objects[s as usize].controller == p && f.matches(self.def_of_slot(s))) {
                 return Err(Error::CannotPay(format!("player {p} controls no {f} to sacrifice for this ability of {}", def.name)));
             }
         }
         if let Some(f) = &ability.cost.discard {
-            let cf = CardFilter::cached(f);
-            if !self.players[p as usize].hand.iter().any(|&s| s != slot && cf.matches(self.def_of_slot(s))) {
+            if !self.players[p as usize].hand.iter().any(|&s| s != slot && f.matches(self.def_of_slot(s))) {
                 return Err(Error::CannotPay(format!("player {p} has no {f} card in hand to discard for this ability of {}", def.name)));
             }
         }
@@ -143,14 +140,12 @@ impl Game {
         if a.targets.iter().any(|t| !t.up_to && (self.target_options(t, p, None).len() as u32) < t.count) {
             return false;
         }
-        let has = |filter: &Option<String>, zone: &[u32]| {
+        let has = |filter: &Option<crate::filter::Filter>, zone: &[u32]| {
             filter.as_ref().is_none_or(|f| {
-                let f = CardFilter::cached(f);
                 zone.iter().any(|&s| s != slot && f.matches(self.def_of_slot(s)))
             })
         };
         let sacrifice_ok = a.cost.sacrifice.as_ref().is_none_or(|f| {
-            let f = CardFilter::cached(f);
             // The source itself may be the permanent sacrificed.
             self.battlefield.iter().any(|&s| self.objects[s as usize].controller == p && f.matches(self.def_of_slot(s)))
         });
@@ -352,7 +347,6 @@ impl ActivateProc {
                         self.stage = Stage::Discard;
                         continue;
                     };
-                    let filter = CardFilter::cached(filter);
                     let options: Vec<ObjId> = g
                         .battlefield
                         .iter()
@@ -393,14 +387,17 @@ impl ActivateProc {
                 // CR 602.2h: pay every cost at once, in any order.
                 Stage::Pay => {
                     let to_pay = g.ability_mana(self.player, ability, self.x);
-                    let mut sources = g.mana_sources(self.player);
+                    let mut sources = std::mem::take(&mut g.source_buf);
+                    g.fill_mana_sources(self.player, &mut sources);
                     if cost.tap || cost.untap {
                         sources.retain(|s| s.id != self.source.0); // it can't be tapped twice
                     }
                     if let Some(s) = self.sacrifice {
                         sources.retain(|m| m.id != s.0);
                     }
-                    let Some(payment) = solve(&to_pay, &g.players[self.player as usize].pool, &sources) else {
+                    let payment = solve(&to_pay, &g.players[self.player as usize].pool, &sources);
+                    g.source_buf = sources;
+                    let Some(payment) = payment else {
                         return Step::Fail(crate::cost::cannot_pay(&to_pay.symbols, "not enough untapped mana sources and mana in the pool"));
                     };
                     let id = g.commit_activation(&self, slot, &payment);

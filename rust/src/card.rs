@@ -13,7 +13,7 @@ use crate::keywords::import_keywords;
 use crate::cost::mana_type;
 use crate::mana::{Color, ColorSet, ManaCost};
 use crate::payment::ManaType;
-use crate::rules::{Amount, CardRules, Condition, Effect, StaticAbility, Who};
+use crate::rules::{Amount, CardRules, Condition, Effect, Who};
 
 macro_rules! word_set {
     ($(#[$doc:meta])* $set:ident, $kind:ident { $($variant:ident = $word:literal),* $(,)? }) => {
@@ -233,26 +233,7 @@ fn validate_effects(effects: &[Effect], targets: usize, path: &str) -> std::resu
             }
         }
         match e {
-            Effect::Search { filter, .. } | Effect::PutFromHand { filter, .. } | Effect::MilledToHand { filter, .. } | Effect::PutRevealedToHand { filter, .. } | Effect::GrantEach { filter, .. } => {
-                crate::filter::CardFilter::parse(filter).map_err(|x| (format!("{here}.filter"), x.to_string()))?;
-            }
             Effect::May { then } | Effect::MayPay { then, .. } => validate_effects(then, targets, &format!("{here}.then"))?,
-            Effect::If { cond: Condition::RememberedIs(f), then, otherwise } => {
-                crate::filter::CardFilter::parse(f).map_err(|x| (format!("{here}.cond"), x.to_string()))?;
-                validate_effects(then, targets, &format!("{here}.then"))?;
-                validate_effects(otherwise, targets, &format!("{here}.else"))?;
-            }
-            Effect::Draw { count: a, .. }
-            | Effect::Mill { count: a, .. }
-            | Effect::PutCounters { count: a, .. }
-            | Effect::Damage { amount: a, .. }
-            | Effect::CreateToken { count: a, .. }
-                if matches!(a, crate::rules::Amount::Dynamic(crate::rules::Dynamic::Permanents(_))) =>
-            {
-                if let crate::rules::Amount::Dynamic(crate::rules::Dynamic::Permanents(f)) = a {
-                    crate::filter::CardFilter::parse(f).map_err(|x| (format!("{here}.count"), x.to_string()))?;
-                }
-            }
             Effect::If { then, otherwise, .. } => {
                 validate_effects(then, targets, &format!("{here}.then"))?;
                 validate_effects(otherwise, targets, &format!("{here}.else"))?;
@@ -292,52 +273,17 @@ impl CardDef {
                 return Err(err(&format!("rules.mana[{i}].produce"), "must list mana types W, U, B, R, G or C".into()));
             }
         }
-        for (i, s) in rules.statics.iter().enumerate() {
-            let filter = match s {
-                StaticAbility::CostReduction { filter, .. } | StaticAbility::CostIncrease { filter, .. } | StaticAbility::GrantStickerKicker { filter, .. } => filter,
-                StaticAbility::OthersGetPerCounter { filter, .. } | StaticAbility::CastFromGraveyard { filter } | StaticAbility::GraveyardToExile { filter, .. } => filter,
-                StaticAbility::ProhibitCycling
-                | StaticAbility::CyclingCostReduction { .. }
-                | StaticAbility::NoMaximumHandSize
-                | StaticAbility::OpponentMillsMore { .. }
-                | StaticAbility::DrawFromEmptyWins
-                | StaticAbility::DiscardToLibraryTop { .. } => continue,
-            };
-            crate::filter::CardFilter::parse(filter).map_err(|e| err(&format!("rules.static[{i}].filter"), e.to_string()))?;
-        }
-        let mut all_targets: Vec<(String, &crate::rules::TargetSpec)> = rules.targets.iter().enumerate().map(|(i, t)| (format!("rules.targets[{i}]"), t)).collect();
-        for (a, ab) in rules.activated.iter().enumerate() {
-            all_targets.extend(ab.targets.iter().enumerate().map(|(i, t)| (format!("rules.activated[{a}].targets[{i}]"), t)));
-        }
-        for (a, tr) in rules.triggers.iter().enumerate() {
-            all_targets.extend(tr.targets.iter().enumerate().map(|(i, t)| (format!("rules.triggers[{a}].targets[{i}]"), t)));
-        }
-        for (field, t) in all_targets {
-            if let Some(f) = &t.filter {
-                crate::filter::CardFilter::parse(f).map_err(|x| err(&format!("{field}.filter"), x.to_string()))?;
-            }
-        }
-        if let Some(f) = &rules.additional_discard {
-            crate::filter::CardFilter::parse(f).map_err(|x| err("rules.additional_discard", x.to_string()))?;
-        }
+        // Card descriptions (`Filter`) were parsed as the record was read.
         validate_effects(&rules.spell, rules.targets.len(), "rules.spell").map_err(|(f, why)| err(&f, why))?;
         validate_effects(&rules.as_enters, 0, "rules.as_enters").map_err(|(f, why)| err(&f, why))?;
         for (i, a) in rules.activated.iter().enumerate() {
             validate_effects(&a.effects, a.targets.len(), &format!("rules.activated[{i}].effects")).map_err(|(f, why)| err(&f, why))?;
-            for (field, filter) in [("sacrifice", &a.cost.sacrifice), ("discard", &a.cost.discard)] {
-                if let Some(f) = filter {
-                    crate::filter::CardFilter::parse(f).map_err(|x| err(&format!("rules.activated[{i}].cost.{field}"), x.to_string()))?;
-                }
-            }
         }
         for (i, t) in rules.triggers.iter().enumerate() {
             validate_effects(&t.effects, t.targets.len(), &format!("rules.triggers[{i}].effects")).map_err(|(f, why)| err(&f, why))?;
             if let Some(c @ (Condition::TargetKicked(_) | Condition::YouDid | Condition::RememberedIs(_))) = &t.condition {
                 let written = serde_json::to_string(c).unwrap_or_default();
                 return Err(err(&format!("rules.triggers[{i}].if"), format!("{written} can't be an intervening \"if\" (CR 603.4): use kicked, not_kicked, kicked_with or your_library_empty")));
-            }
-            if let crate::rules::Trigger::PutIntoYourGraveyardFromLibrary { filter } | crate::rules::Trigger::OpponentDiscards { filter } = &t.when {
-                crate::filter::CardFilter::parse(filter).map_err(|x| err(&format!("rules.triggers[{i}].when.filter"), x.to_string()))?;
             }
         }
         for (i, mode) in rules.modes.iter().enumerate() {

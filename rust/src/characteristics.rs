@@ -11,22 +11,33 @@ impl Game {
     /// Power of the permanent in `slot` (see [`Game::toughness_of`]).
     pub(crate) fn power_of(&self, slot: u32) -> i64 {
         let base = self.defined_power_toughness(slot).unwrap_or_else(|| printed(self.def_of_slot(slot).power.as_deref()));
-        let (p, _) = self.modifications(slot);
+        let (p, _) = self.modifications(slot, &self.pt_sources());
         base + p
     }
 
     /// Toughness of the permanent in `slot`: layer 7a (a characteristic-defining ability) or
     /// the printed value, then the 7c modifications.
     pub(crate) fn toughness_of(&self, slot: u32) -> i64 {
+        self.toughness_with(slot, &self.pt_sources())
+    }
+
+    /// [`Game::toughness_of`] with the permanents whose statics change other creatures' power
+    /// and toughness found beforehand ([`Game::pt_sources`]), for scans over many creatures.
+    pub(crate) fn toughness_with(&self, slot: u32, sources: &[u32]) -> i64 {
         let base = self.defined_power_toughness(slot).unwrap_or_else(|| printed(self.def_of_slot(slot).toughness.as_deref()));
-        let (_, t) = self.modifications(slot);
+        let (_, t) = self.modifications(slot, sources);
         base + t
     }
 
+    /// The permanents with a static ability changing other creatures' power and toughness.
+    pub(crate) fn pt_sources(&self) -> smallvec::SmallVec<[u32; 8]> {
+        self.battlefield.iter().copied().filter(|&s| self.objects[s as usize].flags & Object::HAS_PT_STATIC != 0).collect()
+    }
+
     /// Layer 7c (CR 613.4c): +1/+1 and -1/-1 counters, "until end of turn" effects, and
-    /// static bonuses from other permanents ("other Elf creatures you control get +1/+1 for
-    /// each +1/+1 counter on this"). All add, so their order doesn't matter.
-    fn modifications(&self, slot: u32) -> (i64, i64) {
+    /// static bonuses from other permanents (`sources`: "other Elf creatures you control get
+    /// +1/+1 for each +1/+1 counter on this"). All add, so their order doesn't matter.
+    fn modifications(&self, slot: u32, sources: &[u32]) -> (i64, i64) {
         let c = self.counter_bonus(slot);
         let (mut p, mut t) = (c, c);
         if !self.until_end_of_turn.is_empty() {
@@ -37,18 +48,20 @@ impl Game {
             }
         }
         let o = &self.objects[slot as usize];
-        if o.zone.kind == crate::zone::ZoneKind::Battlefield && self.def_of_slot(slot).is(CardType::Creature) {
-            for &s in &self.battlefield {
-                if s == slot || self.objects[s as usize].flags & Object::HAS_PT_STATIC == 0 || self.objects[s as usize].controller != o.controller {
-                    continue;
-                }
-                for st in &self.def_of_slot(s).rules.statics {
-                    if let StaticAbility::OthersGetPerCounter { filter, counter } = st {
-                        if crate::filter::CardFilter::cached(filter).matches(self.def_of_slot(slot)) {
-                            let n = self.counters_on(s).map_or(0, |c| c.get(counter)) as i64;
-                            p += n;
-                            t += n;
-                        }
+        if sources.is_empty() || o.zone.kind != crate::zone::ZoneKind::Battlefield || !self.def_of_slot(slot).is(CardType::Creature) {
+            return (p, t);
+        }
+        for &s in sources {
+            if s == slot || self.objects[s as usize].controller != o.controller {
+                continue;
+            }
+            for st in &self.def_of_slot(s).rules.statics {
+                if let StaticAbility::OthersGetPerCounter { filter, counter } = st {
+                    // Usually no counters: then there is nothing to match.
+                    let n = self.counters_on(s).map_or(0, |c| c.get(counter)) as i64;
+                    if n != 0 && filter.matches(self.def_of_slot(slot)) {
+                        p += n;
+                        t += n;
                     }
                 }
             }

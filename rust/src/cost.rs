@@ -5,7 +5,6 @@
 use crate::card::CardDef;
 use crate::error::{Error, Result};
 use crate::event::Event;
-use crate::filter::CardFilter;
 use crate::game::Game;
 use crate::mana::{Color, ManaSymbol};
 use crate::payment::{ManaPool, ManaSource, ManaType, Payment};
@@ -193,8 +192,8 @@ fn list(options: &[ManaType]) -> String {
     options.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(", ")
 }
 
-fn matches(filter: &str, def: &CardDef) -> bool {
-    CardFilter::parse(filter).map(|f| f.matches(def)).unwrap_or(false)
+fn matches(filter: &crate::filter::Filter, def: &CardDef) -> bool {
+    filter.matches(def)
 }
 
 /// The total mana cost (CR 601.2f): `base` plus each kicker cost times its count plus the

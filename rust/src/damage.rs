@@ -36,6 +36,7 @@ impl Game {
     pub(crate) fn permanent_sbas(&mut self) -> bool {
         let mut dying: Vec<u32> = Vec::new();
         let mut annihilate: Vec<(u32, u32)> = Vec::new();
+        let pt_sources = self.pt_sources();
         for &slot in &self.battlefield {
             let looked_at = self.objects[slot as usize].flags & crate::object::Object::CREATURE_OR_PLANESWALKER != 0;
             if !looked_at && (self.object_counters.is_empty() || self.counters_on(slot).is_none()) {
@@ -43,7 +44,7 @@ impl Game {
             }
             let def = self.def_of_slot(slot);
             if def.is(CardType::Creature) {
-                let t = self.toughness_of(slot);
+                let t = self.toughness_with(slot, &pt_sources);
                 // CR 704.5f: toughness 0 or less; 704.5g: lethal damage, which doesn't destroy an
                 // indestructible creature (CR 702.12b).
                 let lethal = (self.objects[slot as usize].damage as i64) >= t && !self.has_gained(self.id_of(slot), "indestructible");

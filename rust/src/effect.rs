@@ -11,7 +11,6 @@ use crate::actions::discard::DiscardMode;
 use crate::actions::search::SearchSpec;
 use crate::decision::{Answer, Choice, Decision, Purpose};
 use crate::event::Event;
-use crate::filter::CardFilter;
 use crate::game::Game;
 use crate::object::{CastInfo, ObjId};
 use crate::process::{Frame, Step};
@@ -257,7 +256,6 @@ impl EffectProc {
                 None
             }
             Effect::MilledToHand { filter, count } => {
-                let filter = CardFilter::cached(&filter);
                 // Only milled cards still where they went, in a public zone (CR 701.17c).
                 let options: Vec<ObjId> = self
                     .ctx
@@ -274,7 +272,7 @@ impl EffectProc {
             Effect::Scry { who, count } => {
                 let players = self.players(g, who);
                 let n = players.first().map_or(0, |&p| self.amount(g, &count, p));
-                g.scry_frame(players, n).map(Pending::Frame)
+                g.scry_frame(players.to_vec(), n).map(Pending::Frame)
             }
             Effect::Discard { who, count, random } => {
                 let mode = if *random { DiscardMode::Random } else { DiscardMode::Choose };
@@ -289,16 +287,15 @@ impl EffectProc {
                 Some(Pending::Frame(g.discard_frame(first, n, mode)))
             }
             Effect::Search { who, filter, count, to, reveal, shuffle, optional } => {
-                let filter = CardFilter::cached(&filter);
                 let players = self.players(g, who);
                 // "Each player may search": each in turn, the active player's first.
                 for &p in players.iter().skip(1).rev() {
-                    let spec = SearchSpec { filter: filter.clone(), max: *count, to: *to, reveal: *reveal, shuffle: *shuffle, optional: *optional };
+                    let spec = SearchSpec { filter: filter.shared(), max: *count, to: *to, reveal: *reveal, shuffle: *shuffle, optional: *optional };
                     let f = g.search_frame(p, p, spec);
                     g.frames.push(f);
                 }
                 let p = *players.first()?;
-                let spec = SearchSpec { filter, max: *count, to: *to, reveal: *reveal, shuffle: *shuffle, optional: *optional };
+                let spec = SearchSpec { filter: filter.shared(), max: *count, to: *to, reveal: *reveal, shuffle: *shuffle, optional: *optional };
                 Some(Pending::Frame(g.search_frame(p, p, spec)))
             }
             Effect::Shuffle { who } => {
@@ -331,7 +328,6 @@ impl EffectProc {
                 None
             }
             Effect::PutFromHand { filter, optional, count, .. } => {
-                let filter = CardFilter::cached(&filter);
                 let hand = &g.players[controller as usize].hand;
                 let options: Vec<ObjId> = hand.iter().filter(|&&s| filter.matches(g.def_of_slot(s))).map(|&s| g.id_of(s)).collect();
                 if options.is_empty() {
@@ -375,12 +371,11 @@ impl EffectProc {
                 None
             }
             Effect::GrantEach { filter, min_power, keywords } => {
-                let f = CardFilter::cached(filter);
                 let chosen: Vec<u32> = g
                     .battlefield
                     .iter()
                     .copied()
-                    .filter(|&s| g.objects[s as usize].controller == controller && g.def_of_slot(s).is(CardType::Creature) && f.matches(g.def_of_slot(s)))
+                    .filter(|&s| g.objects[s as usize].controller == controller && g.def_of_slot(s).is(CardType::Creature) && filter.matches(g.def_of_slot(s)))
                     .filter(|&s| min_power.is_none_or(|m| g.power_of(s) >= m))
                     .collect();
                 for s in chosen {
@@ -480,7 +475,6 @@ impl EffectProc {
                 None
             }
             Effect::PutRevealedToHand { filter, count, rest } => {
-                let filter = CardFilter::cached(&filter);
                 let revealed: Vec<ObjId> = self.ctx.remembered.iter().copied().filter(|&c| g.object(c).is_ok()).collect();
                 let options: Vec<ObjId> = revealed.iter().copied().filter(|&c| filter.matches(g.def_of_slot(c.slot()))).collect();
                 if options.is_empty() {
@@ -561,11 +555,11 @@ impl EffectProc {
     }
 
     /// The players an instruction names, in APNAP order.
-    fn players(&self, g: &Game, who: &Who) -> Vec<u8> {
+    fn players(&self, g: &Game, who: &Who) -> Players {
         let c = self.ctx.controller;
-        let mut v = match *who {
-            Who::You => vec![c],
-            Who::EachOpponent => return g.opponents_of(c),
+        let mut v: Players = match *who {
+            Who::You => smallvec::smallvec![c],
+            Who::EachOpponent => return g.opponents_of(c).into_iter().collect(),
             Who::EachPlayer => (0..g.players.len() as u8).filter(|&p| g.players[p as usize].lost.is_none()).collect(),
             Who::TriggeringController => self.ctx.triggering_controller.into_iter().collect(),
             Who::Target(i) => self
@@ -576,7 +570,7 @@ impl EffectProc {
                 })
                 .collect(),
         };
-        v.retain(|&p| g.players[p as usize].lost.is_none());
+        v.retain(|p| g.players[*p as usize].lost.is_none());
         g.apnap(&mut v);
         v
     }
@@ -598,8 +592,7 @@ impl EffectProc {
             Amount::Dynamic(Dynamic::CountersOnSource(kind)) => g.counters_on(self.ctx.source).map_or(0, |c| c.get(kind)),
             Amount::Dynamic(Dynamic::CardsInYourHand) => g.players[self.ctx.controller as usize].hand.len() as u32,
             Amount::Dynamic(Dynamic::Permanents(filter)) => {
-                let f = CardFilter::cached(filter);
-                g.battlefield.iter().filter(|&&s| f.matches(g.def_of_slot(s))).count() as u32
+                g.battlefield.iter().filter(|&&s| filter.matches(g.def_of_slot(s))).count() as u32
             }
             Amount::Dynamic(Dynamic::SacrificedPower) => self.ctx.sacrificed_power.max(0) as u32,
             Amount::Dynamic(Dynamic::DrawnThisWay) => self.ctx.drawn,
@@ -615,8 +608,7 @@ impl EffectProc {
             Condition::YourLibraryEmpty => g.players[self.ctx.controller as usize].library.is_empty(),
             Condition::YouDid => self.ctx.did,
             Condition::RememberedIs(filter) => {
-                let f = CardFilter::cached(filter);
-                self.ctx.remembered.iter().any(|&c| g.object(c).is_ok() && f.matches(g.def_of_slot(c.slot())))
+                self.ctx.remembered.iter().any(|&c| g.object(c).is_ok() && filter.matches(g.def_of_slot(c.slot())))
             }
             other => crate::stack::condition_on_cast(other, &self.ctx.cast),
         }
@@ -655,6 +647,9 @@ impl EffectSource {
         list
     }
 }
+
+/// The players an instruction acts on: almost always one or two, so kept inline.
+type Players = smallvec::SmallVec<[u8; 4]>;
 
 enum Pending {
     /// Run this frame, then carry on.

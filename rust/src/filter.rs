@@ -2,9 +2,7 @@
 //! sorcery card", "a Wizard card", "a card"). A description with no stated quality is "a card"
 //! (CR 701.23d: must be found); any stated quality may go unfound (CR 701.23b).
 
-use std::cell::RefCell;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::Hasher;
 use std::fmt;
 use std::sync::Arc;
 
@@ -54,6 +52,68 @@ impl Quality {
             && self.name.as_deref().is_none_or(|n| *c.name == *n)
             && self.colors.iter().all(|col| c.colors.contains(col))
             && (!self.cycling || c.rules.activated.iter().any(|a| a.cycling))
+    }
+}
+
+/// A card description as card data holds it: written as text, parsed once when the card is
+/// read (so a bad description is an error naming the card), and matched without parsing or
+/// looking anything up on the hot paths.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct Filter(Arc<CardFilter>);
+
+impl Filter {
+    pub fn new(text: &str) -> Result<Filter> {
+        CardFilter::parse(text).map(|f| Filter(Arc::new(f)))
+    }
+
+    pub fn text(&self) -> &str {
+        &self.0.text
+    }
+
+    pub fn shared(&self) -> Arc<CardFilter> {
+        self.0.clone()
+    }
+}
+
+impl std::ops::Deref for Filter {
+    type Target = CardFilter;
+    fn deref(&self) -> &CardFilter {
+        &self.0
+    }
+}
+
+impl TryFrom<String> for Filter {
+    type Error = String;
+    fn try_from(text: String) -> std::result::Result<Filter, String> {
+        Filter::new(&text).map_err(|e| match e {
+            crate::error::Error::InvalidArgument(why) => why,
+            other => other.to_string(),
+        })
+    }
+}
+
+impl From<Filter> for String {
+    fn from(f: Filter) -> String {
+        f.0.text.clone()
+    }
+}
+
+impl fmt::Debug for Filter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", self.0.text)
+    }
+}
+
+impl fmt::Display for Filter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0.text)
+    }
+}
+
+impl std::hash::Hash for Filter {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        self.0.text.hash(h)
     }
 }
 
@@ -118,22 +178,6 @@ impl CardFilter {
         Ok(CardFilter { any_of, text: trimmed.to_string() })
     }
 
-    /// A description already known to be valid (checked when its card was loaded), parsed
-    /// once per thread and shared: the hot paths never parse.
-    pub fn cached(text: &str) -> Arc<CardFilter> {
-        thread_local! {
-            static CACHE: RefCell<HashMap<Box<str>, Arc<CardFilter>, BuildHasherDefault<Fnv>>> = RefCell::new(HashMap::default());
-        }
-        CACHE.with(|c| {
-            if let Some(f) = c.borrow().get(text) {
-                return f.clone();
-            }
-            let f = Arc::new(CardFilter::parse(text).expect("card descriptions are validated when their card is loaded"));
-            c.borrow_mut().insert(text.into(), f.clone());
-            f
-        })
-    }
-
     /// Any card at all.
     pub fn any() -> CardFilter {
         CardFilter { any_of: Vec::new(), text: "card".into() }
@@ -156,23 +200,6 @@ impl CardFilter {
 
     pub fn matches(&self, c: &CardDef) -> bool {
         self.is_any() || self.any_of.iter().any(|q| q.matches(c))
-    }
-}
-
-/// FNV-1a: the filter cache's keys are a few short strings, where SipHash's setup dominates.
-#[derive(Default)]
-struct Fnv(u64);
-
-impl Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
-        for &b in bytes {
-            h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
-        }
-        self.0 = h;
     }
 }
 

@@ -770,7 +770,20 @@ impl Game {
         if self.strict {
             return Err(Error::Unscripted(d.to_string()));
         }
+        if seat.policy == Policy::Goldfish {
+            if let Some(a) = self.goldfish_answer(d) {
+                return Ok(Some(a));
+            }
+        }
+        let seat = &mut self.seats[d.player as usize];
         Ok(seat.policy.answer(d, &mut seat.rng))
+    }
+
+    /// Whether `p`'s decisions are answered by `policy` itself now: no script waiting, not
+    /// strict. Actions may then work out that policy's answer without building the decision.
+    pub(crate) fn answers_itself(&self, p: u8, policy: Policy) -> bool {
+        let seat = &self.seats[p as usize];
+        !self.strict && seat.script.is_empty() && seat.policy == policy
     }
 
     // ----- state-based actions (CR 704) ---------------------------------------------------

@@ -110,7 +110,7 @@ pub fn parse_cycling_line(line: &str) -> Option<ActivatedAbility> {
             t[..1].make_ascii_uppercase();
             t
         };
-        crate::filter::CardFilter::parse(&filter).ok()?;
+        let filter = crate::filter::Filter::new(&filter).ok()?;
         vec![Effect::Search { who: Who::You, filter, count: 1, to: Destination::Hand, reveal: true, shuffle: true, optional: false }]
     };
     Some(ActivatedAbility { cost, effects, zone: ZoneKind::Hand, cycling: true, targets: Vec::new(), sorcery_speed: false })
@@ -191,9 +191,9 @@ mod tests {
         assert_eq!((life.cost.pay_life, life.cost.mana), (2, None));
         assert_eq!(parse_cycling_line("Cycling-Pay 2 life.").unwrap().cost.pay_life, 2);
         let island = parse_cycling_line("Islandcycling {1}").unwrap();
-        assert!(matches!(&island.effects[0], Effect::Search { filter, .. } if filter == "Island"));
+        assert!(matches!(&island.effects[0], Effect::Search { filter, .. } if filter.text() == "Island"));
         let basic = parse_cycling_line("Basic landcycling {2}").unwrap();
-        assert!(matches!(&basic.effects[0], Effect::Search { filter, .. } if filter == "basic land"));
+        assert!(matches!(&basic.effects[0], Effect::Search { filter, .. } if filter.text() == "basic land"));
         assert!(parse_cycling_line("Kicker {U}").is_none());
         assert!(parse_cycling_line("Players can't cycle cards.").is_none());
     }

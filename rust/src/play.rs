@@ -80,24 +80,34 @@ impl PriorityProc {
         if !self.options.is_empty() {
             let Answer::Action { index } = g.take_answer() else { unreachable!("validated") };
             let action = self.options[index as usize];
-            return match g.take_action(action) {
-                Ok(Some(frame)) => {
-                    self.options.clear();
-                    self.running = Some(action);
-                    g.frames.push(Frame::Priority(self));
-                    g.frames.push(frame);
-                    Step::Done
-                }
-                Ok(None) => Step::Done,
-                Err(e) => Step::Fail(e),
-            };
+            self.options.clear();
+            return self.take(g, action);
         }
         let Some(p) = g.priority else { return Step::Done };
+        if g.answers_itself(p, crate::policy::Policy::Goldfish) {
+            // The goldfish's choice, worked out without listing every action first.
+            let action = g.goldfish_action(p, &self.failed);
+            return self.take(g, action);
+        }
         let mut options = g.priority_actions(p);
         options.retain(|a| !self.failed.contains(a));
         let d = Decision { player: p, purpose: Purpose::Priority, choice: Choice::Actions { options: options.clone() } };
         self.options = options;
         Step::Ask(Frame::Priority(self), d)
+    }
+
+    /// Takes the chosen action; what it starts runs above this frame.
+    fn take(mut self, g: &mut Game, action: PriorityAction) -> Step {
+        match g.take_action(action) {
+            Ok(Some(frame)) => {
+                self.running = Some(action);
+                g.frames.push(Frame::Priority(self));
+                g.frames.push(frame);
+                Step::Done
+            }
+            Ok(None) => Step::Done,
+            Err(e) => Step::Fail(e),
+        }
     }
 
     /// The action running above this frame failed: it is reversed, and the player chooses
@@ -114,26 +124,37 @@ impl Game {
     /// play, then the spells in hand they may cast and can pay for (unkicked).
     pub fn priority_actions(&self, p: u8) -> Vec<PriorityAction> {
         let mut out = vec![PriorityAction::Pass];
+        self.visit_priority_actions(p, |a| {
+            out.push(a);
+            false
+        });
+        out
+    }
+
+    /// Calls `visit` with each action `p` may take now besides passing, in the order of
+    /// [`Game::priority_actions`], until it returns true. Each is worked out only when reached,
+    /// so a policy that takes the first of a kind stops early.
+    pub(crate) fn visit_priority_actions(&self, p: u8, mut visit: impl FnMut(PriorityAction) -> bool) {
         if self.priority != Some(p) || self.is_over() {
-            return out;
+            return;
         }
         let sorcery_time = self.step.is_main() && self.active == p && self.stack.is_empty();
         let hand = &self.players[p as usize].hand;
         if sorcery_time && self.lands_played == 0 {
-            out.extend(hand.iter().filter(|&&s| self.def_of_slot(s).is(CardType::Land)).map(|&s| PriorityAction::PlayLand { card: self.id_of(s) }));
+            for &s in hand {
+                if self.def_of_slot(s).is(CardType::Land) && visit(PriorityAction::PlayLand { card: self.id_of(s) }) {
+                    return;
+                }
+            }
         }
         for &slot in hand {
             let def = self.def_of_slot(slot);
-            let card = self.id_of(slot);
             if def.is(CardType::Land) {
                 continue;
             }
             let fast = def.is(CardType::Instant) || def.rules.flash;
-            if !(fast || sorcery_time) {
-                continue;
-            }
-            if self.could_cast(p, slot) {
-                out.push(PriorityAction::Cast { card });
+            if (fast || sorcery_time) && self.could_cast(p, slot) && visit(PriorityAction::Cast { card: self.id_of(slot) }) {
+                return;
             }
         }
         // Cards a permission lets them cast from their graveyard.
@@ -141,20 +162,19 @@ impl Game {
             for &slot in &self.players[p as usize].graveyard {
                 let def = self.def_of_slot(slot);
                 let fast = def.is(CardType::Instant) || def.rules.flash;
-                if !def.is(CardType::Land) && (fast || sorcery_time) && self.may_cast_from_graveyard(p, def) && self.could_cast(p, slot) {
-                    out.push(PriorityAction::Cast { card: self.id_of(slot) });
+                if !def.is(CardType::Land) && (fast || sorcery_time) && self.may_cast_from_graveyard(p, def) && self.could_cast(p, slot) && visit(PriorityAction::Cast { card: self.id_of(slot) }) {
+                    return;
                 }
             }
         }
         // Activated abilities they could begin and pay for: cycling in hand, permanents'.
         for &slot in hand.iter().chain(self.battlefield.iter()) {
             for i in 0..self.def_of_slot(slot).rules.activated.len() {
-                if self.could_activate(p, slot, i) {
-                    out.push(PriorityAction::Activate { source: self.id_of(slot), index: i as u16 });
+                if self.could_activate(p, slot, i) && visit(PriorityAction::Activate { source: self.id_of(slot), index: i as u16 }) {
+                    return;
                 }
             }
         }
-        out
     }
 
     /// Whether `p` could cast the card in `slot` now as far as targets and costs go (unkicked,
@@ -163,7 +183,6 @@ impl Game {
         let def = self.def_of_slot(slot);
         let required_targets_exist = def.rules.targets.iter().filter(|t| t.if_kicked.is_none() && !t.up_to && t.mode.is_none()).all(|t| self.target_options(t, p, None).len() as u32 >= t.count);
         let discard_ok = def.rules.additional_discard.as_ref().is_none_or(|f| {
-            let f = crate::filter::CardFilter::cached(f);
             self.players[p as usize].hand.iter().any(|&s| s != slot && f.matches(self.def_of_slot(s)))
         });
         required_targets_exist && discard_ok && self.cost_of(self.id_of(slot), &[], 0).is_ok_and(|(_, payable)| payable)

@@ -23,8 +23,13 @@ pub enum Policy {
     First,
     /// Nobody inside the engine answers: the game pauses with the decision pending.
     Manual,
-    /// Plays a land when it can, then casts the first spell it can pay for, else passes; aims
-    /// at opponents; every other choice as `First` (kick as often as affordable).
+    /// Plays a land when it can; then casts the first spell it can pay for; then, at sorcery
+    /// speed, activates a planeswalker's first ability that adds loyalty; then, in its own main
+    /// phase, cycles (or typecycles) the first card it can when it lacks lands (no land card
+    /// in hand) or spells (nothing in hand but lands and cards with cycling); else passes.
+    /// Scries by need: lacking lands, it keeps lands on top and puts the rest on the bottom;
+    /// holding a land, the reverse. Aims at opponents; every other choice as `First` (kick as
+    /// often as affordable, the largest X).
     Goldfish,
 }
 
@@ -168,5 +173,63 @@ impl Clone for Seat {
         self.script.clone_from(&src.script);
         self.rng.clone_from(&src.rng);
         self.auto_pay = src.auto_pay;
+    }
+}
+
+impl crate::game::Game {
+    /// The goldfish's priority action (see [`Policy::Goldfish`]), among those `allowed`.
+    pub(crate) fn goldfish_action(&self, p: u8, failed: &[PriorityAction]) -> PriorityAction {
+        use crate::card::CardType;
+        let hand = &self.players[p as usize].hand;
+        let sorcery_time = self.step.is_main() && self.active == p && self.stack.is_empty();
+        let lacks_lands = !hand.iter().any(|&s| self.def_of_slot(s).is(CardType::Land));
+        let lacks_spells = !hand.iter().any(|&s| {
+            let d = self.def_of_slot(s);
+            !d.is(CardType::Land) && !d.rules.activated.iter().any(|a| a.cycling)
+        });
+        let cycle = sorcery_time && (lacks_lands || lacks_spells);
+        let (mut loyalty, mut cycling) = (None, None);
+        let mut chosen = None;
+        self.visit_priority_actions(p, |a| {
+            if failed.contains(&a) {
+                return false;
+            }
+            match a {
+                PriorityAction::PlayLand { .. } | PriorityAction::Cast { .. } => {
+                    chosen = Some(a);
+                    true
+                }
+                PriorityAction::Activate { source, index } => {
+                    let ability = &self.def_of_slot(source.slot()).rules.activated[index as usize];
+                    if ability.cost.loyalty.is_some_and(|l| l >= 0) && loyalty.is_none() {
+                        loyalty = Some(a);
+                    } else if cycle && ability.cycling && cycling.is_none() {
+                        cycling = Some(a);
+                    }
+                    false
+                }
+                PriorityAction::Pass => false,
+            }
+        });
+        chosen.or(loyalty).or(cycling).unwrap_or(PriorityAction::Pass)
+    }
+
+    /// The goldfish's answers that depend on the game: its priority action and scry by need.
+    /// `None`: answered from the decision alone ([`Policy::answer`]).
+    pub(crate) fn goldfish_answer(&self, d: &Decision) -> Option<Answer> {
+        match &d.choice {
+            Choice::Actions { options } => {
+                let failed: Vec<PriorityAction> = self.priority_actions(d.player).into_iter().filter(|a| !options.contains(a)).collect();
+                let action = self.goldfish_action(d.player, &failed);
+                Some(Answer::Action { index: options.iter().position(|&a| a == action).unwrap_or(0) as u32 })
+            }
+            Choice::Scry { cards } => {
+                use crate::card::CardType;
+                let lacks_lands = !self.players[d.player as usize].hand.iter().any(|&s| self.def_of_slot(s).is(CardType::Land));
+                let (top, bottom) = cards.iter().partition(|c| self.def_of_slot(c.slot()).is(CardType::Land) == lacks_lands);
+                Some(Answer::Scry { top, bottom })
+            }
+            _ => None,
+        }
     }
 }

@@ -5,7 +5,6 @@
 //! this enters" — are in `stack.rs` and `game.rs`, where permanents enter.)
 
 use crate::decision::{Choice, Decision, Purpose};
-use crate::filter::CardFilter;
 use crate::game::Game;
 use crate::object::{ObjId, Object, ObjectKind};
 use crate::rules::{GraveyardOwner, StaticAbility};
@@ -49,7 +48,7 @@ impl Game {
                 GraveyardOwner::Opponents => o.owner != you,
             };
             // Tokens aren't cards: only "a card or token" sees them (CR 111.1).
-            let card_ok = (o.kind != ObjectKind::Token || filter.contains("token")) && parse(filter).matches(def);
+            let card_ok = (o.kind != ObjectKind::Token || filter.text().contains("token")) && filter.matches(def);
             if whose_ok && card_ok && !(*unless_cycled && cycled) {
                 return ZoneKind::Exile;
             }
@@ -102,7 +101,7 @@ impl Game {
     /// cards with cycling from your graveyard"). (A permission, not a replacement; it lives with
     /// the other static-ability lookups.)
     pub(crate) fn may_cast_from_graveyard(&self, p: u8, def: &crate::card::CardDef) -> bool {
-        self.statics().any(|(s, st)| matches!(st, StaticAbility::CastFromGraveyard { filter } if self.objects[s as usize].controller == p && parse(filter).matches(def)))
+        self.statics().any(|(s, st)| matches!(st, StaticAbility::CastFromGraveyard { filter } if self.objects[s as usize].controller == p && filter.matches(def)))
     }
 
     /// A player's maximum hand size (CR 402.2): seven, or none.
@@ -112,6 +111,3 @@ impl Game {
     }
 }
 
-fn parse(filter: &str) -> std::sync::Arc<CardFilter> {
-    CardFilter::cached(filter)
-}

@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::actions::search::Destination;
+use crate::filter::Filter;
 use crate::mana::ManaCost;
 use crate::zone::ZoneKind;
 
@@ -56,7 +57,7 @@ pub enum Dynamic {
     CardsInYourHand,
     /// The number of permanents on the battlefield matching a card description ("the number
     /// of Goblins on the battlefield").
-    Permanents(String),
+    Permanents(Filter),
     /// The power of the permanent sacrificed to pay the cost, as it last existed on the
     /// battlefield (CR 608.2h).
     SacrificedPower,
@@ -82,7 +83,7 @@ pub enum Condition {
     /// "If you do": the last optional instruction (a "you may" or a "you may pay") was done.
     YouDid,
     /// "If it's a [filter] card": the remembered (revealed) card matches.
-    RememberedIs(String),
+    RememberedIs(Filter),
 }
 
 /// What a target may be (CR 115).
@@ -123,7 +124,7 @@ pub struct TargetSpec {
     /// A further description an object target must match ("target Sliver", "target
     /// artifact").
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub filter: Option<String>,
+    pub filter: Option<Filter>,
 }
 
 /// Which kicking a kicked-only target needs.
@@ -142,12 +143,12 @@ fn yes() -> bool {
     true
 }
 
-fn any_card() -> String {
-    "card".into()
+fn any_card() -> Filter {
+    Filter::new("card").expect("a valid description")
 }
 
-fn any_creature() -> String {
-    "creature".into()
+fn any_creature() -> Filter {
+    Filter::new("creature").expect("a valid description")
 }
 
 /// One instruction of a spell's or ability's effect, done in order (CR 608.2c).
@@ -180,7 +181,7 @@ pub enum Effect {
         #[serde(default)]
         who: Who,
         #[serde(default = "any_card")]
-        filter: String,
+        filter: Filter,
         #[serde(default = "one")]
         count: u32,
         to: Destination,
@@ -213,7 +214,7 @@ pub enum Effect {
     /// "You may put a [filter] card from your hand onto the battlefield" (not playing it).
     PutFromHand {
         #[serde(default = "any_card")]
-        filter: String,
+        filter: Filter,
         #[serde(default)]
         optional: bool,
         #[serde(default)]
@@ -227,7 +228,7 @@ pub enum Effect {
     /// (CR 701.17c).
     MilledToHand {
         #[serde(default = "any_card")]
-        filter: String,
+        filter: Filter,
         count: u32,
     },
     /// Creates a delayed triggered ability (CR 603.7): `effects` happen when `when` next
@@ -267,7 +268,7 @@ pub enum Effect {
     /// their rules (CR 702.11, 702.12); other keywords are recorded.
     GrantEach {
         #[serde(default = "any_creature")]
-        filter: String,
+        filter: Filter,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         min_power: Option<i64>,
         keywords: Vec<String>,
@@ -302,7 +303,7 @@ pub enum Effect {
     /// graveyard": the remembered revealed cards.
     PutRevealedToHand {
         #[serde(default = "any_card")]
-        filter: String,
+        filter: Filter,
         #[serde(default = "one")]
         count: u32,
         /// Where the rest go.
@@ -371,10 +372,10 @@ pub struct AbilityCost {
     pub untap: bool,
     /// "Sacrifice a [filter]": a permanent the activator controls, chosen as the cost is paid.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sacrifice: Option<String>,
+    pub sacrifice: Option<Filter>,
     /// "Discard a [filter] card": from the activator's hand, chosen as the cost is paid.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub discard: Option<String>,
+    pub discard: Option<Filter>,
     /// "Remove N [kind] counters from this permanent".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub remove_counters: Option<(String, u32)>,
@@ -438,10 +439,10 @@ pub enum Trigger {
     PermanentUntaps,
     /// "Whenever one or more [filter] cards are put into your graveyard from your library":
     /// once per batch (CR 603.2c).
-    PutIntoYourGraveyardFromLibrary { filter: String },
+    PutIntoYourGraveyardFromLibrary { filter: Filter },
     /// "Whenever an opponent discards a [filter] card" (CR 701.9c: a card discarded into a
     /// hidden zone has no characteristics to match).
-    OpponentDiscards { filter: String },
+    OpponentDiscards { filter: Filter },
     /// "At the beginning of [your / each] [step]" (CR 603.2, 513.1).
     BeginningOf {
         step: crate::turn::Step,
@@ -546,20 +547,20 @@ fn one_amount() -> Amount {
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum StaticAbility {
     /// "[filter] spells you cast cost {N} less to cast" (CR 601.2f: generic only).
-    CostReduction { filter: String, amount: u32 },
+    CostReduction { filter: Filter, amount: u32 },
     /// "[filter] spells you cast cost {N} more to cast".
-    CostIncrease { filter: String, amount: u32 },
+    CostIncrease { filter: Filter, amount: u32 },
     /// "[filter] spells you cast have sticker kicker [cost]" (CR 702.33h).
-    GrantStickerKicker { filter: String, cost: ManaCost },
+    GrantStickerKicker { filter: Filter, cost: ManaCost },
     /// "Players can't cycle cards" (Stabilizer; CR 602.5).
     ProhibitCycling,
     /// "Cycling abilities you activate cost you up to {N} less to activate" (generic only).
     CyclingCostReduction { up_to: u32 },
     /// "Other [filter] creatures you control get +1/+1 for each [counter] counter on this"
     /// (layer 7c, CR 613.4c).
-    OthersGetPerCounter { filter: String, counter: String },
+    OthersGetPerCounter { filter: Filter, counter: String },
     /// "You may cast [filter] cards from your graveyard" (a permission, CR 601.2a).
-    CastFromGraveyard { filter: String },
+    CastFromGraveyard { filter: Filter },
     /// "You have no maximum hand size" (CR 402.2).
     NoMaximumHandSize,
     /// "If [whose] opponent would mill one or more cards, they mill [times] times that many
@@ -575,7 +576,7 @@ pub enum StaticAbility {
     /// [and it wasn't cycled], exile it instead" (CR 614.1a).
     GraveyardToExile {
         #[serde(default = "any_card")]
-        filter: String,
+        filter: Filter,
         whose: GraveyardOwner,
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         unless_cycled: bool,
@@ -640,7 +641,7 @@ pub struct CardRules {
     pub choose: Option<[u32; 2]>,
     /// "As an additional cost to cast this spell, discard a [filter] card" (CR 601.2b, f-h).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub additional_discard: Option<String>,
+    pub additional_discard: Option<Filter>,
     /// Targets of the spell, numbered from 0 in the instructions.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub targets: Vec<TargetSpec>,

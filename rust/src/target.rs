@@ -61,7 +61,7 @@ impl Game {
                     return false;
                 }
                 if let Some(f) = &spec.filter {
-                    if !crate::filter::CardFilter::cached(f).matches(def) {
+                    if !f.matches(def) {
                         return false;
                     }
                 }

@@ -10,7 +10,6 @@ use crate::ability::AbilityRef;
 use crate::card::CardType;
 use crate::decision::{Answer, Choice, Decision, Purpose};
 use crate::event::Event;
-use crate::filter::CardFilter;
 use crate::game::Game;
 use crate::object::{CastInfo, ObjId, Object};
 use crate::process::{Frame, Step};
@@ -119,14 +118,14 @@ impl Game {
             (Trigger::CycleOrDiscard { another }, TriggerEvent::Discarded { player, card, .. }) => player == you && !(*another && card == s),
             (Trigger::OpponentDiscards { filter }, TriggerEvent::Discarded { player, card, hidden }) => {
                 // CR 701.9c: a card discarded into a hidden zone has no characteristics.
-                player != you && !hidden && parse(filter).matches(self.def_of_slot(card))
+                player != you && !hidden && filter.matches(self.def_of_slot(card))
             }
             (Trigger::EntersBattlefield, TriggerEvent::Entered { slot }) => slot == s,
             (Trigger::Landfall, TriggerEvent::Entered { slot }) => self.objects[slot as usize].controller == you && self.def_of_slot(slot).is(CardType::Land),
             (Trigger::YouScry, TriggerEvent::Scried { player }) => player == you,
             (Trigger::PermanentUntaps, TriggerEvent::Untapped { .. }) => true,
             (Trigger::PutIntoYourGraveyardFromLibrary { filter }, TriggerEvent::LibraryToGraveyard { player, cards }) => {
-                let f = parse(filter);
+                let f = filter;
                 player == you
                     && cards.iter().any(|&c| self.object(c).is_ok_and(|o| o.zone.kind == crate::zone::ZoneKind::Graveyard) && f.matches(self.def_of_slot(c.slot())))
             }
@@ -253,9 +252,6 @@ impl Game {
     }
 }
 
-fn parse(filter: &str) -> std::sync::Arc<CardFilter> {
-    CardFilter::cached(filter)
-}
 
 /// Ordering one player's simultaneous triggers, then choosing targets for those that have any.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -155,11 +155,11 @@ impl DiscardCost {
     /// Moves the choice on: `Ok(None)` once it's made, `Ok(Some(d))` to ask `d` (the answer
     /// comes back through the next call), `Err` if the cost can't be paid. `exclude` is the
     /// card being cast or activated; `what` names it in errors.
-    pub(crate) fn step(&mut self, g: &mut Game, player: u8, filter: &str, exclude: u32, given: Option<ObjId>, what: &str) -> Result<Option<Decision>> {
+    pub(crate) fn step(&mut self, g: &mut Game, player: u8, filter: &crate::filter::Filter, exclude: u32, given: Option<ObjId>, what: &str) -> Result<Option<Decision>> {
         if self.done {
             return Ok(None);
         }
-        let f = crate::filter::CardFilter::cached(filter);
+        let f = filter;
         if self.card.is_none() {
             if self.asked_which {
                 self.asked_which = false;

@@ -153,11 +153,11 @@ impl SearchProc {
         if self.spec.reveal && !found.is_empty() {
             g.log.push_with(|| Event::Revealed { player: searcher, cards: found.clone() });
         }
-        let slots: Vec<u32> = found.iter().map(|c| c.slot()).collect();
         let to = match self.spec.to {
             Destination::LibraryTop => {
                 // CR 701.24b: shuffle everything else, then the found cards go on top, the
                 // first found on the very top. They stay in the library: same objects.
+                let slots: Vec<u32> = found.iter().map(|c| c.slot()).collect();
                 g.players[owner as usize].library.retain(|s| !slots.contains(s));
                 if self.spec.shuffle {
                     g.shuffle_library(owner);
@@ -171,7 +171,8 @@ impl SearchProc {
             Destination::Graveyard => ZoneKind::Graveyard,
             Destination::Exile => ZoneKind::Exile,
         };
-        for (&slot, &from_id) in slots.iter().zip(&found) {
+        for &from_id in &found {
+            let slot = from_id.slot();
             let from = g.objects[slot as usize].zone;
             let card = g.move_slot(slot, to, Position::Top);
             if let Destination::Battlefield { tapped } = self.spec.to {
