@@ -17,6 +17,9 @@ conjure creates a new real card (not a token, not a copy) from outside the game 
 zone, owned by the player who conjures it; a duplicate of a spell is a new card with the printed
 characteristics of that spell's card, and none of the spell's choices (kicked status, X,
 targets) carry over; a spell that is a copy with no card is duplicated by name.
+
+Bulk simulation (:func:`simulate`) scales out to a Dask cluster with
+:func:`mtgsim.distributed.simulate_on_dask` (``pip install 'mtgsim[dask]'``; not imported here).
 """
 
 from __future__ import annotations
@@ -55,7 +58,7 @@ from mtgsim.errors import (
     WrongZoneError,
 )
 from mtgsim.decklist import DeckEntry, DeckList, DeckListError, UnknownDeckCardError
-from mtgsim.sim import EXAMPLE_DECKS, SimResult, simulate
+from mtgsim.sim import CONDITIONS, EXAMPLE_DECKS, SimResult, simulate, simulate_from
 
 __all__ = [
     "BatchResult",
@@ -73,6 +76,8 @@ __all__ = [
     "EXAMPLE_DECKS",
     "SimResult",
     "simulate",
+    "simulate_from",
+    "CONDITIONS",
     "DeckEntry",
     "DeckList",
     "DeckListError",

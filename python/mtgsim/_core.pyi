@@ -28,6 +28,7 @@ __all__ = [
     "__version__",
     "_floor_typecycling",
     "_simulate",
+    "_simulate_from",
     "card",
     "card_names",
     "derive_seed",
@@ -576,6 +577,12 @@ class Game:
     def clear_events(self) -> None: ...
     @property
     def is_over(self) -> bool: ...
+    def holds(self, condition: str) -> bool:
+        """Whether a simulation condition holds now: "library_empty:P", "hand_empty:P",
+        "life_at_most:P:N", "graveyard_at_least:P:N", "permanents_at_least:P:N", "lost:P",
+        "turn:N" (see ``mtgsim.sim.CONDITIONS``)."""
+    def stats(self, player: int) -> dict[str, int]:
+        """``{"milled", "spells", "kicks", "cycles", "lands"}``: what the player has done so far."""
     @property
     def outcome(self) -> dict[str, Any] | None:
         """``{"winners": [...], "losers": [{"player": p, "reason": ...}]}`` once the game is over."""
@@ -611,9 +618,25 @@ def _simulate(
     starting_life: int = 20,
     hand_size: int = 7,
     db: CardDB | None = None,
+    stop: Sequence[str] = [],
+    record: Sequence[str] = [],
 ) -> tuple[int, list[tuple[str, bytes, str]]]:
     """Plays games ``start..end`` of a simulation (use ``mtgsim.simulate``): the number of
     players, and each result column as (little-endian bytes, numpy dtype)."""
+
+def _simulate_from(
+    game: Game,
+    seed: int,
+    policies: Sequence[str],
+    max_turns: int,
+    start: int,
+    end: int,
+    workers: int,
+    shuffle_libraries: bool,
+    stop: Sequence[str] = [],
+    record: Sequence[str] = [],
+) -> tuple[int, list[tuple[str, bytes, str]]]:
+    """Plays continuations ``start..end`` of a position (use ``mtgsim.simulate_from``)."""
 
 def _floor_typecycling(repetitions: int) -> float:
     """Seconds per repetition of typecycling done as straight-line code on plain vectors (find,

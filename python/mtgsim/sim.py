@@ -26,11 +26,27 @@ from typing import Any, Union
 import numpy as np
 import numpy.typing as npt
 
-from mtgsim._core import CardDB, _simulate
+from mtgsim._core import CardDB, Decision, Game, _simulate, _simulate_from, derive_seed
 from mtgsim.decklist import DeckList
 
 #: A deck: card names, or a parsed deck list.
 Deck = Union[Sequence[str], DeckList]
+
+#: A player's policy: a built-in one by name ("goldfish", "random", "first"), or — the slow
+#: path — a Python callable ``(game, decision) -> answer`` like ``Game.set_policy`` takes.
+Policy = Union[str, Callable[[Game, Decision], Any]]
+
+#: The conditions a simulation can stop at or record (``stop=`` / ``record=``), P a player
+#: index and N a number: the same text ``Game.holds`` takes.
+CONDITIONS = (
+    "library_empty:P",
+    "hand_empty:P",
+    "life_at_most:P:N",
+    "graveyard_at_least:P:N",
+    "permanents_at_least:P:N",
+    "lost:P",
+    "turn:N",
+)
 
 #: The built-in example: a Fractured Sanity mill deck against a 60-card creature deck.
 EXAMPLE_DECKS: tuple[list[str], list[str]] = (
@@ -59,7 +75,8 @@ EXAMPLE_DECKS: tuple[list[str], list[str]] = (
 #: Why a player lost, by the code in :attr:`SimResult.loss`.
 LOSS_REASONS = {0: "did not lose", 1: "life", 2: "empty_library", 3: "poison", 4: "conceded", 5: "opponent_won"}
 
-_COLUMNS = ("winner", "finished", "turns", "loss", "life", "library", "graveyard", "milled", "spells", "kicks", "cycles", "lands")
+_COLUMNS = ("winner", "finished", "turns", "loss", "life", "library", "graveyard", "milled", "spells", "kicks", "cycles", "lands", "stopped", "recorded")
+_PER_GAME = ("winner", "finished", "turns", "stopped")
 
 
 @dataclass(frozen=True)
@@ -85,6 +102,12 @@ class SimResult:
     kicks: npt.NDArray[np.uint32]
     cycles: npt.NDArray[np.uint32]
     lands: npt.NDArray[np.uint32]
+    stopped: npt.NDArray[np.int8]
+    """Which ``stop`` condition ended the game (its index), or -1."""
+    recorded: npt.NDArray[np.uint32]
+    """``games x len(record)``: the turn each recorded condition first held, 0 if it never did."""
+    stop: tuple[str, ...] = ()
+    record: tuple[str, ...] = ()
     seconds: float = 0.0
 
     @property
@@ -111,6 +134,18 @@ class SimResult:
             },
             "players": [],
         }
+        if self.stop:
+            out["stopped"] = {c: int((self.stopped == k).sum()) for k, c in enumerate(self.stop)}
+        if self.record:
+            out["recorded"] = {}
+            for k, c in enumerate(self.record):
+                held = self.recorded[:, k][self.recorded[:, k] > 0]
+                out["recorded"][c] = {
+                    "held_in": int(held.size),
+                    "rate": float(held.size / self.games) if self.games else math.nan,
+                    "mean_turn": float(held.mean()) if held.size else None,
+                    "quantiles": {str(x): float(v) for x, v in zip(q, np.quantile(held, q))} if held.size else {},
+                }
         for p in range(self.players):
             rate, lo, hi = self.win_rate(p)
             reasons = {LOSS_REASONS[int(c)]: int(n) for c, n in zip(*np.unique(self.loss[:, p], return_counts=True)) if c}
@@ -127,17 +162,17 @@ class SimResult:
 
     def to_dict(self) -> dict[str, Any]:
         """Every column as lists, plus the summary: JSON-ready."""
-        d: dict[str, Any] = {"players": self.players, "seed": self.seed, "start": self.start, "summary": self.summary()}
+        d: dict[str, Any] = {"players": self.players, "seed": self.seed, "start": self.start, "stop": list(self.stop), "record": list(self.record), "summary": self.summary()}
         for name in _COLUMNS:
             d[name] = getattr(self, name).tolist()
         return d
 
     def concat(self, other: SimResult) -> SimResult:
         """This run's games followed by ``other``'s (the next slice of the same run)."""
-        if (other.players, other.seed, other.start) != (self.players, self.seed, self.start + self.games):
-            raise ValueError("only the next slice of the same run (same seed, starting where this one ends) can follow")
+        if (other.players, other.seed, other.start, other.stop, other.record) != (self.players, self.seed, self.start + self.games, self.stop, self.record):
+            raise ValueError("only the next slice of the same run (same seed and conditions, starting where this one ends) can follow")
         cols = {name: np.concatenate([getattr(self, name), getattr(other, name)]) for name in _COLUMNS}
-        return SimResult(self.players, self.seed, self.start, seconds=self.seconds + other.seconds, **cols)
+        return SimResult(self.players, self.seed, self.start, stop=self.stop, record=self.record, seconds=self.seconds + other.seconds, **cols)
 
 
 def _wilson(k: int, n: int, z: float = 1.959963984540054) -> tuple[float, float, float]:
@@ -150,13 +185,66 @@ def _wilson(k: int, n: int, z: float = 1.959963984540054) -> tuple[float, float,
     return (p, max(0.0, c - h), min(1.0, c + h))
 
 
+def _check_common(games: int, start: int, workers: int | None) -> int:
+    if isinstance(games, bool) or not isinstance(games, int) or games <= 0:
+        raise ValueError(f"the number of games must be a positive integer, not {games!r}")
+    if isinstance(start, bool) or not isinstance(start, int) or start < 0:
+        raise ValueError(f"start must be a non-negative integer, not {start!r}")
+    threads = 0 if workers is None else workers
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 0:
+        raise ValueError(f"workers must be a positive integer, not {workers!r}")
+    return threads
+
+
+def _policies(policies: Policy | Sequence[Policy], n: int) -> list[Policy]:
+    pols: list[Policy] = [policies] * n if isinstance(policies, str) or callable(policies) else list(policies)
+    if len(pols) != n:
+        raise ValueError(f"{n} players but {len(pols)} policies: give one policy per player (or one for all)")
+    return pols
+
+
+def _run_chunks(
+    play: Callable[[int, int], tuple[int, list[tuple[str, bytes, str]]]],
+    games: int,
+    start: int,
+    chunk: int | None,
+    progress: Callable[[int, int], None] | None,
+) -> tuple[int, dict[str, Any], float]:
+    """Plays ``games`` games from ``start`` in chunks (progress and Ctrl-C between them)."""
+    size = chunk or max(1024, min(100_000, games // 20))
+    parts: list[dict[str, Any]] = []
+    players = 0
+    t0 = time.perf_counter()
+    done = 0
+    while done < games:
+        k = min(size, games - done)
+        players, cols = play(start + done, start + done + k)
+        parts.append({name: np.frombuffer(data, dtype=dtype) for name, data, dtype in cols})
+        done += k
+        if progress is not None:
+            progress(done, games)
+    seconds = time.perf_counter() - t0
+    merged: dict[str, Any] = {}
+    for name in _COLUMNS:
+        col = np.concatenate([p[name] for p in parts])
+        if name == "recorded":
+            merged[name] = col.reshape(games, -1) if games else col
+        elif name in _PER_GAME:
+            merged[name] = col
+        else:
+            merged[name] = col.reshape(games, players)
+    return players, merged, seconds
+
+
 def simulate(
     decks: Sequence[Deck] = EXAMPLE_DECKS,
     games: int = 1000,
     *,
     seed: int = 0,
-    policies: str | Sequence[str] = "goldfish",
+    policies: Policy | Sequence[Policy] = "goldfish",
     max_turns: int = 50,
+    stop: Sequence[str] = (),
+    record: Sequence[str] = (),
     workers: int | None = None,
     db: CardDB | None = None,
     start: int = 0,
@@ -166,39 +254,129 @@ def simulate(
     chunk: int | None = None,
 ) -> SimResult:
     """Plays games ``start .. start+games`` of the run ``seed``: each a whole game from the
-    decks (card names or ``DeckList``s), every decision made by the players' built-in
-    ``policies`` ("goldfish", "random", "first"; one for all or one per player), up to
-    ``max_turns`` turns. ``workers`` threads (all cores by default) share the games; the
-    interpreter is released meanwhile. ``progress(done, total)`` is called between chunks; a
-    KeyboardInterrupt stops at the next chunk and nothing is returned."""
-    if isinstance(games, bool) or not isinstance(games, int) or games <= 0:
-        raise ValueError(f"the number of games must be a positive integer, not {games!r}")
-    if start < 0:
-        raise ValueError(f"start must not be negative, not {start}")
+    decks (card names or ``DeckList``s), every decision made by the players' ``policies`` (one
+    for all or one per player), up to ``max_turns`` turns. A game also stops, unfinished, as
+    soon as one of the ``stop`` conditions holds (e.g. ``"library_empty:1"``: the opponent is
+    milled out); for each ``record`` condition the result gives the turn it first held (see
+    ``CONDITIONS``; both are checked before every action).
+
+    Built-in policies ("goldfish", "random", "first") play inside Rust: ``workers`` threads
+    (all cores by default) share the games, with the interpreter released. A Python callable
+    as a policy (``(game, decision) -> answer``) is the slow path: the games are played one
+    by one from Python, from the same seeds. ``progress(done, total)`` is called between
+    chunks; a KeyboardInterrupt stops at the next chunk and nothing is returned."""
+    threads = _check_common(games, start, workers)
     n = len(decks)
-    pols = [policies] * n if isinstance(policies, str) else list(policies)
-    threads = 0 if workers is None else workers
-    if threads < 0:
-        raise ValueError(f"workers must be positive, not {workers}")
-    size = chunk or max(1024, min(100_000, games // 20))
+    pols = _policies(policies, n)
     deck_lists = [list(d.cards()) if isinstance(d, DeckList) else list(d) for d in decks]
-    parts: list[dict[str, Any]] = []
-    players = n
-    t0 = time.perf_counter()
-    done = 0
-    while done < games:
-        k = min(size, games - done)
-        players, cols = _simulate(deck_lists, seed, pols, max_turns, start + done, start + done + k, threads, starting_life, hand_size, db)
-        parts.append({name: np.frombuffer(data, dtype=dtype) for name, data, dtype in cols})
-        done += k
-        if progress is not None:
-            progress(done, games)
-    seconds = time.perf_counter() - t0
-    merged: dict[str, Any] = {}
-    for name in _COLUMNS:
-        col = np.concatenate([p[name] for p in parts])
-        merged[name] = col.reshape(games, players) if col.shape[0] == games * players and name not in ("winner", "finished", "turns") else col
-    return SimResult(players, seed, start, seconds=seconds, **merged)
+    stop, record = tuple(stop), tuple(record)
+    if all(isinstance(p, str) for p in pols):
+        names = [str(p) for p in pols]
+
+        def play(a: int, b: int) -> tuple[int, list[tuple[str, bytes, str]]]:
+            return _simulate(deck_lists, seed, names, max_turns, a, b, threads, starting_life, hand_size, db, list(stop), list(record))
+
+    else:
+
+        def play(a: int, b: int) -> tuple[int, list[tuple[str, bytes, str]]]:
+            return _play_in_python(deck_lists, seed, pols, max_turns, a, b, starting_life, hand_size, db, stop, record)
+
+    players, cols, seconds = _run_chunks(play, games, start, chunk, progress)
+    return SimResult(players, seed, start, stop=stop, record=record, seconds=seconds, **cols)
+
+
+def simulate_from(
+    game: Game,
+    games: int = 1000,
+    *,
+    seed: int = 0,
+    policies: str | Sequence[str] = "goldfish",
+    max_turns: int = 50,
+    stop: Sequence[str] = (),
+    record: Sequence[str] = (),
+    shuffle_libraries: bool = True,
+    workers: int | None = None,
+    start: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+    chunk: int | None = None,
+) -> SimResult:
+    """Monte Carlo from a position: plays ``games`` continuations of ``game`` (not changed)
+    inside Rust, like :func:`simulate`. Continuation ``i`` starts from the position with the
+    game's and the players' generators reseeded from ``derive_seed(seed, i)`` and, with
+    ``shuffle_libraries`` (the default), every library shuffled — the order no player knows.
+    ``max_turns`` is the game's turn number to stop at, as in ``simulate``. The position must
+    have nobody's decision pending."""
+    threads = _check_common(games, start, workers)
+    pols = _policies(policies, game.num_players)
+    if not all(isinstance(p, str) for p in pols):
+        raise ValueError("simulate_from plays inside Rust: give built-in policy names (goldfish, random, first)")
+    names = [str(p) for p in pols]
+    stop, record = tuple(stop), tuple(record)
+
+    def play(a: int, b: int) -> tuple[int, list[tuple[str, bytes, str]]]:
+        return _simulate_from(game, seed, names, max_turns, a, b, threads, shuffle_libraries, list(stop), list(record))
+
+    players, cols, seconds = _run_chunks(play, games, start, chunk, progress)
+    return SimResult(players, seed, start, stop=stop, record=record, seconds=seconds, **cols)
+
+
+_LOSS_CODES = {"life": 1, "empty_library": 2, "poison": 3, "conceded": 4, "opponent_won": 5}
+
+
+def _play_in_python(
+    decks: list[list[str]],
+    seed: int,
+    policies: list[Policy],
+    max_turns: int,
+    a: int,
+    b: int,
+    starting_life: int,
+    hand_size: int,
+    db: CardDB | None,
+    stop: tuple[str, ...],
+    record: tuple[str, ...],
+) -> tuple[int, list[tuple[str, bytes, str]]]:
+    """The slow path: games ``a..b`` played one action at a time from Python, so Python
+    callables can answer; the same seeds, conditions and columns as the Rust path."""
+    if not 1 <= max_turns <= 10_000:
+        raise ValueError(f"the turn limit must be from 1 to 10000, not {max_turns}")
+    n = len(decks)
+    rows: dict[str, list[Any]] = {name: [] for name in _COLUMNS}
+    for i in range(a, b):
+        g = Game.from_decks(decks, seed=derive_seed(seed, i), starting_life=starting_life, hand_size=hand_size, db=db)
+        g.recording = False
+        for p, pol in enumerate(policies):
+            g.set_policy(p, pol)  # type: ignore[arg-type]
+        first = [0] * len(record)
+        stopped = -1
+        while True:
+            for k, c in enumerate(record):
+                if first[k] == 0 and g.holds(c):
+                    first[k] = g.turn
+            if g.is_over or g.turn > max_turns:
+                break
+            hit = next((k for k, c in enumerate(stop) if g.holds(c)), None)
+            if hit is not None:
+                stopped = hit
+                break
+            g.play(max_actions=1)
+        out = g.outcome
+        rows["winner"].append(out["winners"][0] if out and len(out["winners"]) == 1 else -1)
+        rows["finished"].append(out is not None)
+        rows["turns"].append(g.turn)
+        rows["stopped"].append(stopped)
+        rows["recorded"].extend(first)
+        d = g.to_dict()
+        for p, pl in enumerate(d["players"]):
+            stats = g.stats(p)
+            rows["loss"].append(_LOSS_CODES.get(pl["lost"], 0) if pl["lost"] else 0)
+            rows["life"].append(g.life(p))
+            rows["library"].append(len(g.library(p)))
+            rows["graveyard"].append(len(g.graveyard(p)))
+            for name in ("milled", "spells", "kicks", "cycles", "lands"):
+                rows[name].append(stats[name])
+    dtypes = {"winner": "<i1", "finished": "|b1", "turns": "<u4", "loss": "<u1", "life": "<i4", "stopped": "<i1"}
+    return n, [(name, np.asarray(rows[name], dtype=dtypes.get(name, "<u4")).tobytes(), dtypes.get(name, "<u4")) for name in _COLUMNS]
 
 
 def default_workers() -> int:

@@ -323,6 +323,16 @@ impl Game {
         Ok(game)
     }
 
+    /// Gives the game, and each player's policy, fresh generators from `seed` (the game's from
+    /// `seed`, player p's from `derive_seed(seed, 1 + p)`), as a new deal does.
+    pub fn reseed(&mut self, seed: u64) {
+        self.seed = seed;
+        self.rng = Rng::new(seed);
+        for (p, seat) in self.seats.iter_mut().enumerate() {
+            seat.rng = Rng::new(derive_seed(seed, 1 + p as u64));
+        }
+    }
+
     /// Starts the game with this seed: the game's and the players' generators seeded, each
     /// library shuffled in player order, then each player in turn order draws a hand; the
     /// first turn begins in its upkeep (nothing to untap, CR 103.8). Cards that may begin the
@@ -330,11 +340,7 @@ impl Game {
     /// starting player first (CR 103.6a): a decision their policies answer, or that is left
     /// pending for a manual player.
     pub fn deal(&mut self, seed: u64, setup: &Setup) -> Result<()> {
-        self.seed = seed;
-        self.rng = Rng::new(seed);
-        for (p, seat) in self.seats.iter_mut().enumerate() {
-            seat.rng = Rng::new(derive_seed(seed, 1 + p as u64));
-        }
+        self.reseed(seed);
         let recording = self.log.recording;
         self.log.recording = false; // setup is not part of the game's history
         for p in 0..self.players.len() {

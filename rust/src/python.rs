@@ -1071,6 +1071,13 @@ impl PyGame {
         let id: i64 = id.0;
         Ok(self.game.card_behind(obj(id)?).py_err()?.name.to_string())
     }
+    /// What the player has done so far: cards milled from their library, spells cast, kicker
+    /// costs paid, cards cycled, lands played (the per-player simulation columns).
+    fn stats<'py>(&self, py: Python<'py>, player: Int) -> PyResult<Bound<'py, PyAny>> {
+        let p = self::player(player.0, &self.game)?;
+        let stats = self.game.players[p].stats;
+        json_to_py(py, &serde_json::to_value(stats).expect("plain numbers"))
+    }
     fn life(&self, player: Int) -> PyResult<i32> {
         let player: i64 = player.0;
         self.game.life(self::player(player, &self.game)?).py_err()
@@ -1517,6 +1524,10 @@ impl PyGame {
     fn is_over(&self) -> bool {
         self.game.is_over()
     }
+    /// Whether a simulation condition ("library_empty:1", "turn:5", ...) holds now.
+    fn holds(&self, condition: &str) -> PyResult<bool> {
+        Ok(crate::sim::Condition::parse(condition, self.game.num_players()).py_err()?.holds(&self.game))
+    }
     #[getter]
     fn outcome<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         json_to_py(py, &self.game.view()["outcome"])
@@ -1596,10 +1607,16 @@ fn card_names() -> Vec<String> {
 /// Plays games `start..end` of a simulation (see `mtgsim.simulate`) with the interpreter
 /// released; returns the number of players and each column as (little-endian bytes, numpy
 /// dtype).
+type Columns<'py> = (usize, Vec<(&'static str, Bound<'py, pyo3::types::PyBytes>, &'static str)>);
+
+fn parse_conditions(texts: &[String], players: usize) -> PyResult<Vec<crate::sim::Condition>> {
+    texts.iter().map(|t| crate::sim::Condition::parse(t, players)).collect::<Result<Vec<_>, _>>().py_err()
+}
+
 #[pyfunction(name = "_simulate")]
 #[pyo3(
-    signature = (decks, seed, policies, max_turns, start, end, workers, starting_life = Int(20), hand_size = Int(7), db = None),
-    text_signature = "(decks, seed, policies, max_turns, start, end, workers, starting_life=20, hand_size=7, db=None)"
+    signature = (decks, seed, policies, max_turns, start, end, workers, starting_life = Int(20), hand_size = Int(7), db = None, stop = Vec::new(), record = Vec::new()),
+    text_signature = "(decks, seed, policies, max_turns, start, end, workers, starting_life=20, hand_size=7, db=None, stop=[], record=[])"
 )]
 #[allow(clippy::too_many_arguments)]
 fn py_simulate<'py>(
@@ -1614,16 +1631,53 @@ fn py_simulate<'py>(
     starting_life: Int,
     hand_size: Int,
     db: Option<PyRef<'py, PyCardDb>>,
-) -> PyResult<(usize, Vec<(&'static str, Bound<'py, pyo3::types::PyBytes>, &'static str)>)> {
+    stop: Vec<String>,
+    record: Vec<String>,
+) -> PyResult<Columns<'py>> {
     let decks = decks.iter().map(deck_names).collect::<PyResult<Vec<_>>>()?;
     let policies = policies.iter().map(|p| Policy::parse(p)).collect::<Result<Vec<_>, _>>().py_err()?;
     let hand_size = check_count(hand_size.0, "hand size").py_err()?;
     if !(1..=crate::game::MAX_COUNT).contains(&starting_life.0) {
         return Err(to_py(invalid(format!("starting life must be from 1 to {}, not {}", crate::game::MAX_COUNT, starting_life.0))));
     }
-    let sim = crate::sim::Simulation { decks, seed: self::seed(seed)?, policies, max_turns, setup: Setup { starting_life: starting_life.0 as i32, hand_size } };
+    let (stop, record) = (parse_conditions(&stop, decks.len())?, parse_conditions(&record, decks.len())?);
+    let sim = crate::sim::Simulation { decks, seed: self::seed(seed)?, policies, max_turns, setup: Setup { starting_life: starting_life.0 as i32, hand_size }, stop, record };
     let db = db.map(|d| d.0.clone()).unwrap_or_else(builtin_db);
     let r = py.detach(|| sim.run(&db, start, end, workers)).py_err()?;
+    Ok(columns(py, &r))
+}
+
+#[pyfunction(name = "_simulate_from")]
+#[pyo3(
+    signature = (game, seed, policies, max_turns, start, end, workers, shuffle_libraries, stop = Vec::new(), record = Vec::new()),
+    text_signature = "(game, seed, policies, max_turns, start, end, workers, shuffle_libraries, stop=[], record=[])"
+)]
+#[allow(clippy::too_many_arguments)]
+fn py_simulate_from<'py>(
+    py: Python<'py>,
+    game: PyRef<'py, PyGame>,
+    seed: &Bound<'py, PyAny>,
+    policies: Vec<String>,
+    max_turns: u32,
+    start: u64,
+    end: u64,
+    workers: usize,
+    shuffle_libraries: bool,
+    stop: Vec<String>,
+    record: Vec<String>,
+) -> PyResult<Columns<'py>> {
+    let policies = policies.iter().map(|p| Policy::parse(p)).collect::<Result<Vec<_>, _>>().py_err()?;
+    let n = game.game.num_players();
+    let (stop, record) = (parse_conditions(&stop, n)?, parse_conditions(&record, n)?);
+    let sim = crate::sim::Simulation { decks: Vec::new(), seed: self::seed(seed)?, policies, max_turns, setup: Setup::default(), stop, record };
+    let position = game.game.clone();
+    drop(game);
+    let r = py.detach(|| sim.run_from(&position, shuffle_libraries, start, end, workers)).py_err()?;
+    Ok(columns(py, &r))
+}
+
+/// Result columns as (name, little-endian bytes, numpy dtype).
+fn columns<'py>(py: Python<'py>, r: &crate::sim::Results) -> Columns<'py> {
     fn le<T: Copy, const N: usize>(v: &[T], f: impl Fn(T) -> [u8; N]) -> Vec<u8> {
         v.iter().flat_map(|&x| f(x)).collect()
     }
@@ -1640,8 +1694,10 @@ fn py_simulate<'py>(
         ("kicks", le(&r.kicks, u32::to_le_bytes), "<u4"),
         ("cycles", le(&r.cycles, u32::to_le_bytes), "<u4"),
         ("lands", le(&r.lands, u32::to_le_bytes), "<u4"),
+        ("stopped", le(&r.stopped, i8::to_le_bytes), "<i1"),
+        ("recorded", le(&r.recorded, u32::to_le_bytes), "<u4"),
     ];
-    Ok((r.players, cols.into_iter().map(|(n, b, t)| (n, pyo3::types::PyBytes::new(py, &b), t)).collect()))
+    (r.players, cols.into_iter().map(|(n, b, t)| (n, pyo3::types::PyBytes::new(py, &b), t)).collect())
 }
 
 /// Seconds per repetition of typecycling done on plain vectors (the GUIDE §8 floor).
@@ -1658,7 +1714,7 @@ fn py_derive_seed(seed: &Bound<'_, PyAny>, index: &Bound<'_, PyAny>) -> PyResult
 #[pymodule]
 mod _core {
     #[pymodule_export]
-    use super::{card, card_names, py_derive_seed, py_floor_typecycling, py_simulate, PyBatchResult, PyCardDb, PyCardDef, PyDecision, PyGame, PyGameObject, PyOp, PyRng};
+    use super::{card, card_names, py_derive_seed, py_floor_typecycling, py_simulate, py_simulate_from, PyBatchResult, PyCardDb, PyCardDef, PyDecision, PyGame, PyGameObject, PyOp, PyRng};
 
     #[pymodule_init]
     fn init(m: &pyo3::Bound<'_, pyo3::types::PyModule>) -> pyo3::PyResult<()> {

@@ -23,6 +23,92 @@ pub struct Simulation {
     /// A game still going at the start of this turn stops there, unfinished.
     pub max_turns: u32,
     pub setup: Setup,
+    /// A game stops (unfinished) as soon as one of these holds, checked before every action.
+    pub stop: Vec<Condition>,
+    /// For each of these, the turn in which it first held (checked before every action).
+    pub record: Vec<Condition>,
+}
+
+/// Something a simulation watches for, in a documented text form (`Condition::parse`):
+/// to stop a game early, or to record the turn it first held.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Condition {
+    /// `library_empty:P`: player P has no cards in their library (milled out).
+    LibraryEmpty(u8),
+    /// `hand_empty:P`.
+    HandEmpty(u8),
+    /// `life_at_most:P:N`.
+    LifeAtMost(u8, i32),
+    /// `graveyard_at_least:P:N`: P's graveyard holds at least N cards.
+    GraveyardAtLeast(u8, u32),
+    /// `permanents_at_least:P:N`: P controls at least N permanents.
+    PermanentsAtLeast(u8, u32),
+    /// `lost:P`: player P has lost.
+    Lost(u8),
+    /// `turn:N`: the game has reached turn N.
+    Turn(u32),
+}
+
+impl Condition {
+    /// The documented forms, for error messages and docs.
+    pub const FORMS: &'static str = "library_empty:P, hand_empty:P, life_at_most:P:N, graveyard_at_least:P:N, permanents_at_least:P:N, lost:P, turn:N";
+
+    /// Parses `text` for a game of `players` players; impossible conditions (a player who
+    /// isn't in the game, turn 0) are errors.
+    pub fn parse(text: &str, players: usize) -> Result<Condition> {
+        let parts: Vec<&str> = text.trim().split(':').map(str::trim).collect();
+        let bad = |why: String| invalid(format!("condition {text:?}: {why} (conditions: {})", Condition::FORMS));
+        let num = |i: usize, what: &str| -> Result<i64> {
+            let s = parts.get(i).ok_or_else(|| bad(format!("needs {what}")))?;
+            s.parse::<i64>().map_err(|_| bad(format!("{what} must be a whole number, not {s:?}")))
+        };
+        let player = |i: usize| -> Result<u8> {
+            let p = num(i, "a player")?;
+            if p < 0 || p as usize >= players {
+                return Err(bad(format!("there is no player {p} in a {players}-player game")));
+            }
+            Ok(p as u8)
+        };
+        let count = |i: usize| -> Result<u32> {
+            let n = num(i, "a count")?;
+            if !(0..=crate::game::MAX_COUNT).contains(&n) {
+                return Err(bad(format!("the count must be from 0 to {}, not {n}", crate::game::MAX_COUNT)));
+            }
+            Ok(n as u32)
+        };
+        let arity = |n: usize| if parts.len() == n { Ok(()) } else { Err(bad(format!("takes {} value(s) after its name", n - 1))) };
+        let c = match parts[0] {
+            "library_empty" => arity(2).and_then(|_| player(1)).map(Condition::LibraryEmpty),
+            "hand_empty" => arity(2).and_then(|_| player(1)).map(Condition::HandEmpty),
+            "lost" => arity(2).and_then(|_| player(1)).map(Condition::Lost),
+            "life_at_most" => arity(3).and_then(|_| Ok(Condition::LifeAtMost(player(1)?, num(2, "a life total")?.clamp(i32::MIN as i64, i32::MAX as i64) as i32))),
+            "graveyard_at_least" => arity(3).and_then(|_| Ok(Condition::GraveyardAtLeast(player(1)?, count(2)?))),
+            "permanents_at_least" => arity(3).and_then(|_| Ok(Condition::PermanentsAtLeast(player(1)?, count(2)?))),
+            "turn" => arity(2).and_then(|_| {
+                let n = count(1)?;
+                if n == 0 {
+                    return Err(bad("turns are numbered from 1".into()));
+                }
+                Ok(Condition::Turn(n))
+            }),
+            other => Err(bad(format!("unknown condition {other:?}"))),
+        }?;
+        Ok(c)
+    }
+
+    /// Whether it holds in `g` now.
+    pub fn holds(&self, g: &Game) -> bool {
+        let pl = |p: u8| &g.players[p as usize];
+        match *self {
+            Condition::LibraryEmpty(p) => pl(p).library.is_empty(),
+            Condition::HandEmpty(p) => pl(p).hand.is_empty(),
+            Condition::LifeAtMost(p, n) => pl(p).life <= n,
+            Condition::GraveyardAtLeast(p, n) => pl(p).graveyard.len() as u32 >= n,
+            Condition::PermanentsAtLeast(p, n) => g.battlefield.iter().filter(|&&s| g.objects[s as usize].controller == p).count() as u32 >= n,
+            Condition::Lost(p) => pl(p).lost.is_some(),
+            Condition::Turn(n) => g.turn() >= n,
+        }
+    }
 }
 
 /// One row per game (and, for per-player columns, `players` entries per game, player-major
@@ -46,6 +132,10 @@ pub struct Results {
     pub kicks: Vec<u32>,
     pub cycles: Vec<u32>,
     pub lands: Vec<u32>,
+    /// Which stop condition ended the game (its index), or -1.
+    pub stopped: Vec<i8>,
+    /// Per game, for each recorded condition, the turn it first held (0: never).
+    pub recorded: Vec<u32>,
 }
 
 /// The code of a loss reason in [`Results::loss`]: 1 life, 2 empty library, 3 poison,
@@ -78,6 +168,8 @@ impl Results {
             kicks: Vec::with_capacity(per),
             cycles: Vec::with_capacity(per),
             lands: Vec::with_capacity(per),
+            stopped: Vec::with_capacity(games),
+            recorded: Vec::new(),
         }
     }
 
@@ -90,7 +182,9 @@ impl Results {
         self.winner.is_empty()
     }
 
-    fn push(&mut self, g: &Game) {
+    fn push(&mut self, g: &Game, stopped: Option<usize>, recorded: &[u32]) {
+        self.stopped.push(stopped.map_or(-1, |k| k as i8));
+        self.recorded.extend_from_slice(recorded);
         let outcome = g.outcome();
         self.winner.push(match outcome {
             Some(o) if o.winners.len() == 1 => o.winners[0] as i8,
@@ -98,9 +192,8 @@ impl Results {
         });
         self.finished.push(outcome.is_some());
         self.turns.push(g.turn());
-        for (p, st) in g.players.iter().enumerate() {
+        for st in &g.players {
             self.loss.push(st.lost.map_or(0, loss_code));
-            let _ = p;
             self.life.push(st.life);
             self.library.push(st.library.len() as u32);
             self.graveyard.push(st.graveyard.len() as u32);
@@ -125,6 +218,8 @@ impl Results {
         self.kicks.extend(other.kicks);
         self.cycles.extend(other.cycles);
         self.lands.extend(other.lands);
+        self.stopped.extend(other.stopped);
+        self.recorded.extend(other.recorded);
     }
 }
 
@@ -143,28 +238,120 @@ impl Simulation {
         if let Some(p) = self.decks.iter().position(Vec::is_empty) {
             return Err(invalid(format!("deck {p} is empty")));
         }
+        if self.stop.len() > 100 || self.record.len() > 100 {
+            return Err(invalid("at most 100 stop and 100 recorded conditions"));
+        }
         let mut template = Game::unshuffled(&self.decks, &self.setup, db)?;
+        self.prepare(&mut template)?;
+        Ok(template)
+    }
+
+    /// The policies and bulk settings on a position games start from.
+    fn prepare(&self, template: &mut Game) -> Result<()> {
         template.set_recording(false);
         template.discard_output = true;
         for (p, &policy) in self.policies.iter().enumerate() {
             template.set_policy(p, policy)?;
         }
+        Ok(())
+    }
+
+    /// Checks a position for continuing from (Monte Carlo from a mid-game state) and makes the
+    /// template: the position with the policies set, nothing pending.
+    pub fn position_template(&self, position: &Game) -> Result<Game> {
+        if self.policies.len() != position.players.len() {
+            return Err(invalid(format!("the position has {} players but {} policies were given", position.players.len(), self.policies.len())));
+        }
+        if self.policies.contains(&Policy::Manual) {
+            return Err(invalid("a simulation is played by built-in policies (random, first, goldfish), not manual players"));
+        }
+        if self.max_turns == 0 || self.max_turns > 10_000 {
+            return Err(invalid(format!("the turn limit must be from 1 to 10000, not {}", self.max_turns)));
+        }
+        if position.pending.is_some() || !position.frames.is_empty() {
+            return Err(crate::error::illegal("the position has a decision pending: answer it before continuing from it"));
+        }
+        if !position.is_over() && position.priority.is_none() {
+            return Err(crate::error::illegal("nobody has priority in the position, so it can't be played on"));
+        }
+        let mut template = position.clone();
+        for seat in &mut template.seats {
+            seat.script.clear();
+        }
+        template.strict = false;
+        self.prepare(&mut template)?;
         Ok(template)
+    }
+
+    /// Plays one game from `g` (already dealt or reseeded) to its end, the turn limit or a
+    /// stop condition; records the result.
+    fn play_out(&self, g: &mut Game, out: &mut Results, first: &mut Vec<u32>) -> Result<()> {
+        first.clear();
+        first.resize(self.record.len(), 0);
+        let mut state = crate::play::PlayState::new(g);
+        let mut stopped = None;
+        loop {
+            for (k, c) in self.record.iter().enumerate() {
+                if first[k] == 0 && c.holds(g) {
+                    first[k] = g.turn();
+                }
+            }
+            if g.reached(Until::Turn(self.max_turns + 1), &mut state) {
+                break;
+            }
+            if let Some(k) = self.stop.iter().position(|c| c.holds(g)) {
+                stopped = Some(k);
+                break;
+            }
+            if g.play_one()? == crate::game::Progress::Paused {
+                return Err(crate::error::illegal("a decision was left unanswered in a simulation"));
+            }
+        }
+        out.push(g, stopped, first);
+        Ok(())
     }
 
     /// Plays games `start..end` on this thread.
     pub fn run_range(&self, template: &Game, start: u64, end: u64) -> Result<Results> {
         let mut out = Results::with_capacity(self.decks.len(), (end - start) as usize);
         let mut g = template.clone();
+        let mut first = Vec::new();
         for i in start..end {
             g.reset_from(template);
             g.deal(derive_seed(self.seed, i), &self.setup)?;
-            if !g.is_over() {
-                g.play(Until::Turn(self.max_turns + 1), u64::MAX)?;
-            }
-            out.push(&g);
+            self.play_out(&mut g, &mut out, &mut first)?;
         }
         Ok(out)
+    }
+
+    /// Plays continuations `start..end` of `position` on this thread: each from the position
+    /// with the game's generator and the players' reseeded from `derive_seed(seed, i)`, and,
+    /// with `shuffle_libraries`, every library shuffled first (the order no player knows).
+    pub fn run_position_range(&self, template: &Game, shuffle_libraries: bool, start: u64, end: u64) -> Result<Results> {
+        let mut out = Results::with_capacity(template.players.len(), (end - start) as usize);
+        let mut g = template.clone();
+        let mut first = Vec::new();
+        for i in start..end {
+            g.reset_from(template);
+            g.reseed(derive_seed(self.seed, i));
+            if shuffle_libraries {
+                for p in 0..g.players.len() as u8 {
+                    g.shuffle_library(p);
+                }
+            }
+            self.play_out(&mut g, &mut out, &mut first)?;
+        }
+        Ok(out)
+    }
+
+    /// Plays continuations `start..end` of `position` on `threads` threads (see
+    /// [`Simulation::run_position_range`]); the decks and setup are not used.
+    pub fn run_from(&self, position: &Game, shuffle_libraries: bool, start: u64, end: u64, threads: usize) -> Result<Results> {
+        if end < start {
+            return Err(invalid(format!("the game range {start}..{end} is empty backwards")));
+        }
+        let template = self.position_template(position)?;
+        self.run_chunks(start, end, threads, |a, b| self.run_position_range(&template, shuffle_libraries, a, b))
     }
 
     /// Plays games `start..end` on `threads` threads (all cores if 0), in chunks; the results
@@ -174,11 +361,16 @@ impl Simulation {
             return Err(invalid(format!("the game range {start}..{end} is empty backwards")));
         }
         let template = self.template(db)?;
+        self.run_chunks(start, end, threads, |a, b| self.run_range(&template, a, b))
+    }
+
+    /// Games `start..end` in chunks on a pool of `threads` threads, joined in game order.
+    fn run_chunks(&self, start: u64, end: u64, threads: usize, run: impl Fn(u64, u64) -> Result<Results> + Sync) -> Result<Results> {
         const CHUNK: u64 = 512;
         let chunks: Vec<(u64, u64)> = (start..end).step_by(CHUNK as usize).map(|a| (a, (a + CHUNK).min(end))).collect();
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| invalid(format!("can't start {threads} worker threads: {e}")))?;
-        let parts: Vec<Result<Results>> = pool.install(|| chunks.par_iter().map(|&(a, b)| self.run_range(&template, a, b)).collect());
-        let mut out = Results::with_capacity(self.decks.len(), (end - start) as usize);
+        let parts: Vec<Result<Results>> = pool.install(|| chunks.par_iter().map(|&(a, b)| run(a, b)).collect());
+        let mut out = Results::with_capacity(self.policies.len(), (end - start) as usize);
         for part in parts {
             out.extend(part?);
         }
@@ -193,7 +385,7 @@ mod tests {
     fn sim(seed: u64) -> Simulation {
         let mill: Vec<String> = ["Island"; 24].iter().chain(["Fractured Sanity"; 16].iter()).map(|s| s.to_string()).collect();
         let bears: Vec<String> = ["Forest"; 24].iter().chain(["Grizzly Bears"; 16].iter()).map(|s| s.to_string()).collect();
-        Simulation { decks: vec![mill, bears], seed, policies: vec![Policy::Goldfish, Policy::Goldfish], max_turns: 40, setup: Setup::default() }
+        Simulation { decks: vec![mill, bears], seed, policies: vec![Policy::Goldfish, Policy::Goldfish], max_turns: 40, setup: Setup::default(), stop: vec![], record: vec![] }
     }
 
     #[test]
