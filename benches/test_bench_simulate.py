@@ -4,6 +4,7 @@ second with one worker and with two, and the scaling between them, measured in t
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from conftest import RESULTS, TARGETS, record
@@ -25,3 +26,76 @@ def test_simulate_two_workers(benchmark: Any, rounds: int) -> None:
     two = RESULTS["whole goldfish game, 2 workers"].get("batch")
     if one and two:
         TARGETS["whole goldfish game, 2 workers"] = f"{1 / two:,.0f} games/s; scaling 1->2 workers {one / two:.2f}x (targets: 250,000 games/s, 1.8x)"
+
+
+# ----- the slow path, cloning, Monte Carlo from a position ---------------------------------------
+
+SLOW_GAMES = 40
+
+
+def _first_legal(game: mtgsim.Game, d: mtgsim.Decision) -> Any:
+    """The built-in 'first' policy written in Python: the same answers, from a callback."""
+    k = d.kind
+    if k == "action":
+        return 0
+    if k == "scry":
+        return (d.cards, [])
+    if k == "yes_no":
+        return True
+    if k == "number":
+        return d.max
+    if k == "order":
+        return d.options
+    if k == "modes":
+        return list(range(max(d.min, 1)))
+    return d.options[: d.max]
+
+
+def test_simulate_builtin_first_policy(benchmark: Any, rounds: int) -> None:
+    benchmark.pedantic(lambda: mtgsim.simulate(games=SLOW_GAMES * 10, seed=1, policies="first", max_turns=20, workers=1), rounds=max(3, rounds // 3), iterations=1)
+    record("whole game, 'first' policy in Rust", "batch", benchmark, SLOW_GAMES * 10)
+
+
+def test_simulate_python_callback_policy(benchmark: Any, rounds: int) -> None:
+    benchmark.pedantic(lambda: mtgsim.simulate(games=SLOW_GAMES, seed=1, policies=_first_legal, max_turns=20), rounds=max(3, rounds // 3), iterations=1)
+    record("whole game, 'first' as a Python callback", "per call", benchmark, SLOW_GAMES)
+    fast = RESULTS.get("whole game, 'first' policy in Rust", {}).get("batch")
+    slow = RESULTS["whole game, 'first' as a Python callback"].get("per call")
+    if fast and slow:
+        TARGETS["whole game, 'first' as a Python callback"] = f"the slow path costs {slow / fast:.0f}x the built-in policy (same games)"
+
+
+def _midgame() -> mtgsim.Game:
+    g = mtgsim.Game.from_decks(list(mtgsim.EXAMPLE_DECKS), seed=3)
+    for p in (0, 1):
+        g.set_policy(p, "goldfish")
+    g.play(until=6)
+    # A searcher turns the event log off and starts it empty: a clone copies the log too.
+    g.recording = False
+    g.clear_events()
+    return g
+
+
+CLONES = 2_000
+
+
+def test_clone_a_midgame_state(benchmark: Any, rounds: int) -> None:
+    g = _midgame()
+
+    def run() -> None:
+        for _ in range(CLONES):
+            g.clone()
+
+    benchmark.pedantic(run, rounds=rounds, iterations=1)
+    record("clone a mid-game state (turn 6)", "per call", benchmark, CLONES, "<= 2 µs")
+    # Inside Rust, a batch repetition restores the position into a reused game (clone_from).
+    reps = 20_000
+    t0 = time.perf_counter()
+    g.run_batch([], reps)
+    RESULTS["clone a mid-game state (turn 6)"]["batch"] = (time.perf_counter() - t0) / reps
+
+
+def test_monte_carlo_from_a_position(benchmark: Any, rounds: int) -> None:
+    g = _midgame()
+    benchmark.pedantic(lambda: mtgsim.simulate_from(g, GAMES, seed=1, workers=1, chunk=GAMES), rounds=max(3, rounds // 3), iterations=1)
+    record("continuation from turn 6, 1 worker", "batch", benchmark, GAMES)

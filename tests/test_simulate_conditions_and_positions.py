@@ -236,3 +236,22 @@ def test_goldfish_scries_by_need() -> None:  # CR 701.22
 
     assert scried([]) == (["Island"], ["Swamp", "Grizzly Bears"])  # no land in hand: keep the land
     assert scried(["Forest"]) == (["Grizzly Bears"], ["Swamp", "Island"])  # a land in hand: keep the spell
+
+
+# ----- from the command line ---------------------------------------------------------------------
+
+
+def test_cli_simulate_stops_and_records_conditions() -> None:
+    import subprocess
+    import sys
+
+    args = [sys.executable, "-m", "mtgsim", "simulate", "--games", "60", "--seed", "2", "--quiet", "--stop", "library_empty:1", "--record", "turn:3", "--json", "-"]
+    p = subprocess.run(args, capture_output=True, text=True, check=True)
+    import json
+
+    data = json.loads(p.stdout)
+    assert data["stopped"] == {"library_empty:1": 60} and data["recorded"]["turn:3"]["held_in"] == 60
+    table = subprocess.run(args[:-2], capture_output=True, text=True, check=True).stdout
+    assert "stopped at library_empty:1: 60" in table and "turn:3: held in 60 games" in table
+    bad = subprocess.run(args[:5] + ["--stop", "library_empty:7"], capture_output=True, text=True)
+    assert bad.returncode != 0 and "no player 7" in bad.stderr and "Traceback" not in bad.stderr

@@ -110,7 +110,18 @@ def run_simulate(args: argparse.Namespace) -> int:
     theirs = _load_deck(args.opponent) if args.opponent else EXAMPLE_DECKS[1]
     show = sys.stderr.isatty() and args.games >= 20_000 and not args.quiet
     try:
-        result = simulate([mine, theirs], args.games, seed=args.seed, workers=args.workers, max_turns=args.max_turns, progress=_progress if show else None)
+        result = simulate(
+            [mine, theirs],
+            args.games,
+            seed=args.seed,
+            workers=args.workers,
+            max_turns=args.max_turns,
+            stop=args.stop,
+            record=args.record,
+            progress=_progress if show else None,
+        )
+    except ValueError as e:  # a bad condition or deck: say what, no traceback
+        raise SystemExit(f"mtgsim simulate: {e}") from None
     except KeyboardInterrupt:
         sys.stderr.write("\ninterrupted: nothing written\n")
         return 130
@@ -138,6 +149,11 @@ def _table(summary: dict[str, Any]) -> str:
         qs = ", ".join(f"{int(float(k) * 100)}%: {v:g}" for k, v in et["quantiles"].items())
         lines.append(f"turn the game ended: mean {et['mean']:.2f} ({qs})")
     lines.append(f"draws or unfinished: {summary['draws_or_unfinished']}")
+    for cond, n in summary.get("stopped", {}).items():
+        lines.append(f"stopped at {cond}: {n}")
+    for cond, rec in summary.get("recorded", {}).items():
+        when = f", mean turn {rec['mean_turn']:.2f}" if rec["mean_turn"] is not None else ""
+        lines.append(f"{cond}: held in {rec['held_in']} games ({rec['rate']:.1%}){when}")
     lines.append(f"{'player':<8}{'win rate':>10}{'95% CI':>18}{'milled':>9}{'spells':>9}{'kicks':>8}{'cycles':>8}  losses")
     for p in summary["players"]:
         lo, hi = p["win_rate_95ci"]
@@ -179,6 +195,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     sim.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
     sim.add_argument("--workers", type=int, default=None, help="threads (default: all cores)")
     sim.add_argument("--max-turns", type=int, default=50, help="stop a game at this turn (default 50)")
+    sim.add_argument("--stop", action="append", default=[], metavar="COND", help="end a game when this holds, e.g. library_empty:1 (repeatable; see mtgsim.CONDITIONS)")
+    sim.add_argument("--record", action="append", default=[], metavar="COND", help="report the turn this first held, e.g. turn:5 (repeatable)")
     sim.add_argument("--json", help="write the results as JSON to this file ('-': standard output)")
     sim.add_argument("--json-columns", action="store_true", help="with --json: every game's row, not just the summary")
     sim.add_argument("--plot", help="write a PNG chart of when the games ended (needs matplotlib)")
