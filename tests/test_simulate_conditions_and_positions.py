@@ -253,5 +253,5 @@ def test_cli_simulate_stops_and_records_conditions() -> None:
     assert data["stopped"] == {"library_empty:1": 60} and data["recorded"]["turn:3"]["held_in"] == 60
     table = subprocess.run(args[:-2], capture_output=True, text=True, check=True).stdout
     assert "stopped at library_empty:1: 60" in table and "turn:3: held in 60 games" in table
-    bad = subprocess.run(args[:5] + ["--stop", "library_empty:7"], capture_output=True, text=True)
+    bad = subprocess.run(args[:6] + ["--stop", "library_empty:7"], capture_output=True, text=True)
     assert bad.returncode != 0 and "no player 7" in bad.stderr and "Traceback" not in bad.stderr
