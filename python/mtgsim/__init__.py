@@ -25,6 +25,8 @@ Bulk simulation (:func:`simulate`) scales out to a Dask cluster with
 from __future__ import annotations
 
 from mtgsim._core import (
+    Action,
+    ActionSpace,
     BatchResult,
     CardDB,
     CardDef,
@@ -61,6 +63,8 @@ from mtgsim.decklist import DeckEntry, DeckList, DeckListError, UnknownDeckCardE
 from mtgsim.sim import CONDITIONS, EXAMPLE_DECKS, SimResult, simulate, simulate_from
 
 __all__ = [
+    "Action",
+    "ActionSpace",
     "BatchResult",
     "CardDB",
     "CardDef",

@@ -17,6 +17,8 @@ from collections.abc import Callable, Sequence
 from typing import Any, Literal, Protocol, Union, final
 
 __all__ = [
+    "Action",
+    "ActionSpace",
     "BatchResult",
     "CardDB",
     "CardDef",
@@ -261,6 +263,43 @@ class Decision:
     def __reduce__(self) -> tuple[Any, tuple[str]]: ...
     @staticmethod
     def _from_json(text: str) -> Decision: ...
+
+@final
+class Action:
+    """One step toward answering the pending decision (from ``Game.legal_actions``)."""
+
+    @property
+    def kind(self) -> Literal["priority", "yes", "no", "number", "pick", "pick_player", "pick_mode", "bottom", "done"]: ...
+    @property
+    def text(self) -> str:
+        """A readable description: "cast Fractured Sanity", "kick Monstrous War-Leech with {U}",
+        "put Island on the bottom"."""
+    def to_dict(self) -> dict[str, Any]: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[Any, tuple[str, str]]: ...
+    @staticmethod
+    def _from_json(text: str, description: str) -> Action: ...
+
+@final
+class ActionSpace:
+    """A fixed numbering of every action a game configuration can offer. Layout (N = slots, P =
+    players): 0 done, 1 yes, 2 no, 3 pass; pick object slot s: 4+s; put slot s on the bottom:
+    4+N+s; play land from slot s: 4+2N+s; cast slot s: 4+3N+s; activate ability i (< 4) of slot
+    s: 4+4N+4s+i; then pick player p, mode m (< 16), number n (< 64)."""
+
+    def __new__(cls, slots: int, players: int) -> ActionSpace: ...
+    @property
+    def slots(self) -> int: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def size(self) -> int: ...
+    def __len__(self) -> int: ...
+    def encode(self, action: Action) -> int: ...
+    def decode(self, code: int, game: Game) -> Action: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __reduce__(self) -> tuple[Any, tuple[int, int]]: ...
 
 @final
 class Op:
@@ -555,6 +594,27 @@ class Game:
     def answer(self, answer: _Answer) -> list[int] | None:
         """Answers the pending decision. Returns the finished action's result, or None if it
         stopped again. A wrong answer raises InvalidAnswerError and changes nothing."""
+    def observation(self, player: int) -> dict[str, Any]:
+        """``player``'s view: public zones whole; hands and libraries as sizes plus only the
+        cards that player knows (see ``mtgsim.observe``); the pending decision if it is theirs."""
+    def _observation_arrays(self, player: int, slots: int) -> tuple[bytes, bytes]: ...
+    def legal_actions(self) -> list[Action]:
+        """The steps the deciding player may take now: a whole priority action, yes/no, a
+        number, or one card, target or mode added to a selection ("done" finishes it)."""
+    def take(self, action: Action | int, space: ActionSpace | None = None) -> list[int] | None:
+        """Takes one step at the pending decision (an Action, or its code in ``space``). A
+        complete answer is given as with ``answer``; an illegal action raises and changes
+        nothing."""
+    @property
+    def selection(self) -> list[Action]:
+        """The selection made so far at the pending decision."""
+    def action_space(self, extra: int = 64) -> ActionSpace:
+        """An action space for this game: its objects now plus ``extra`` slots to come."""
+    def action_mask(self, space: ActionSpace) -> list[bool]:
+        """Which codes of ``space`` are legal now."""
+    def perft(self, depth: int) -> int:
+        """The number of distinct sequences of legal actions ``depth`` steps deep (a sequence
+        ending the game or leaving no decision pending counts where it stops)."""
     def set_policy(self, player: int, policy: _PolicyName | _Callback) -> None: ...
     def policy(self, player: int) -> Literal["random", "first", "goldfish", "manual", "callback"]: ...
     def script(self, player: int, answers: Sequence[_Answer]) -> None:

@@ -424,6 +424,7 @@ impl Game {
         if from_hidden {
             // An ability activated from a hidden zone reveals its card.
             let card = a.source;
+            self.reveal_to_all(&[card]);
             self.log.push_with(|| Event::Revealed { player: p, cards: vec![card] });
         }
         self.execute_payment(p, payment);

@@ -263,6 +263,7 @@ impl Game {
         }
         self.frames.clear();
         self.pending = None;
+        self.partial.clear();
         self.answer = None;
         self.output.clear();
         Ok(())
@@ -270,6 +271,13 @@ impl Game {
 }
 
 impl CastProc {
+    /// The card's name and the cost of kicker ability `i`, for describing the choice.
+    pub(crate) fn kicker_description(&self, g: &Game, i: usize) -> (String, String) {
+        let name = g.defs[self.def as usize].name.to_string();
+        let cost = self.kicker(g, i).map_or_else(|| "its kicker cost".to_string(), |k| k.cost.to_string());
+        (name, cost)
+    }
+
     /// Kicker ability `i`: printed ones first, then granted ones.
     fn kicker<'a>(&'a self, g: &'a Game, i: usize) -> Option<&'a Kicker> {
         g.defs[self.def as usize].rules.kicker.get(i).or_else(|| self.granted.get(i - self.printed_kickers.min(i)))

@@ -468,6 +468,7 @@ impl EffectProc {
                 let k = (*count as usize).min(lib.len());
                 let cards: Vec<ObjId> = lib[lib.len() - k..].iter().rev().map(|&s| g.id_of(s)).collect();
                 if !cards.is_empty() {
+                    g.reveal_to_all(&cards);
                     let shown = cards.clone();
                     g.log.push_with(|| Event::Revealed { player: controller, cards: shown });
                 }

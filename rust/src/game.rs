@@ -247,6 +247,13 @@ pub struct Game {
     /// A legendary permanent entered since the legend rule last looked (CR 704.5j).
     #[serde(default)]
     pub(crate) legendary_entered: bool,
+    /// A selection in progress at the pending decision, made one legal action at a time.
+    #[serde(default)]
+    pub(crate) partial: Vec<crate::legal::LegalAction>,
+    /// By slot: the players who know what the object is while it is in a hidden zone, as
+    /// bits (see `observe.rs`); slots beyond the end are known to nobody.
+    #[serde(default)]
+    pub(crate) known: Vec<u16>,
 }
 
 impl Game {
@@ -294,6 +301,8 @@ impl Game {
             loyalty_activated: Vec::new(),
             until_end_of_turn: Vec::new(),
             legendary_entered: false,
+            partial: Vec::new(),
+            known: Vec::new(),
         })
     }
 
@@ -725,6 +734,7 @@ impl Game {
         }
         let snapshot = self.needs_snapshot().then(|| self.clone());
         self.pending = None;
+        self.partial.clear();
         self.answer = Some(answer);
         self.run().inspect_err(|_| self.restore(snapshot))
     }
@@ -1029,6 +1039,8 @@ impl Game {
             self.cease(slot);
             return self.id_of(slot);
         }
+        let from = self.objects[slot as usize].zone.kind;
+        self.learn_on_move(slot, from, to);
         let o = &mut self.objects[slot as usize];
         let zone = Zone { kind: to, player: o.owner };
         o.become_new(zone);
@@ -1139,6 +1151,8 @@ impl Game {
         self.loyalty_activated.clone_from(&src.loyalty_activated);
         self.until_end_of_turn.clone_from(&src.until_end_of_turn);
         self.legendary_entered = src.legendary_entered;
+        self.partial.clone_from(&src.partial);
+        self.known.clone_from(&src.known);
     }
 }
 

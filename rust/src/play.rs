@@ -14,7 +14,7 @@ use crate::process::{Frame, Step};
 use crate::turn::Step as TurnStep;
 
 /// Something the player with priority can do.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "action", rename_all = "snake_case")]
 pub enum PriorityAction {
     Pass,

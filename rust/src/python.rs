@@ -685,6 +685,111 @@ impl PyDecision {
     }
 }
 
+/// One step toward answering the pending decision, with its text as of when it was listed.
+#[pyclass(frozen, name = "Action", module = "mtgsim._core")]
+#[derive(Clone)]
+pub struct PyAction {
+    action: crate::legal::LegalAction,
+    text: String,
+}
+
+#[pymethods]
+impl PyAction {
+    /// "priority", "yes", "no", "number", "pick", "pick_player", "pick_mode", "bottom", "done".
+    #[getter]
+    fn kind(&self) -> String {
+        serde_json::to_value(self.action).expect("plain data")["kind"].as_str().unwrap_or("").to_string()
+    }
+    /// A readable description: "cast Fractured Sanity", "put Island on the bottom".
+    #[getter]
+    fn text(&self) -> &str {
+        &self.text
+    }
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let mut v = serde_json::to_value(self.action).expect("plain data");
+        v["text"] = serde_json::Value::String(self.text.clone());
+        json_to_py(py, &v)
+    }
+    fn __repr__(&self) -> String {
+        format!("<Action {}>", self.text)
+    }
+    fn __str__(&self) -> String {
+        self.text.clone()
+    }
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<PyAction>().is_ok_and(|o| o.get().action == self.action)
+    }
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.action.hash(&mut h);
+        h.finish()
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String, String))> {
+        let load = slf.get_type().getattr("_from_json")?;
+        let me = slf.get();
+        Ok((load, (serde_json::to_string(&me.action).expect("plain data"), me.text.clone())))
+    }
+    #[staticmethod]
+    fn _from_json(text: &str, description: String) -> PyResult<PyAction> {
+        let action = serde_json::from_str(text).map_err(|e| to_py(Error::Snapshot(e.to_string())))?;
+        Ok(PyAction { action, text: description })
+    }
+}
+
+/// A fixed numbering of the actions of a game configuration (see `Game.action_space`).
+#[pyclass(frozen, name = "ActionSpace", module = "mtgsim._core")]
+#[derive(Clone)]
+pub struct PyActionSpace(crate::legal::ActionSpace);
+
+#[pymethods]
+impl PyActionSpace {
+    #[new]
+    fn new(slots: u32, players: u8) -> PyResult<Self> {
+        if !(2..=crate::game::MAX_PLAYERS as u8).contains(&players) {
+            return Err(to_py(invalid(format!("an action space needs 2 to {} players, not {players}", crate::game::MAX_PLAYERS))));
+        }
+        if slots > 1_000_000 {
+            return Err(to_py(invalid(format!("{slots} object slots is out of range (at most 1000000)"))));
+        }
+        Ok(PyActionSpace(crate::legal::ActionSpace { slots, players }))
+    }
+    #[getter]
+    fn slots(&self) -> u32 {
+        self.0.slots
+    }
+    #[getter]
+    fn players(&self) -> u8 {
+        self.0.players
+    }
+    #[getter]
+    fn size(&self) -> usize {
+        self.0.size()
+    }
+    fn __len__(&self) -> usize {
+        self.0.size()
+    }
+    /// The action's code.
+    fn encode(&self, action: PyRef<'_, PyAction>) -> PyResult<u32> {
+        self.0.encode(&action.action).py_err()
+    }
+    /// The action a code names in `game`.
+    fn decode(&self, code: i64, game: PyRef<'_, PyGame>) -> PyResult<PyAction> {
+        let code = u32::try_from(code).map_err(|_| to_py(invalid(format!("action code {code} is out of range (the space has {} codes)", self.0.size()))))?;
+        let action = self.0.decode(code, &game.game).py_err()?;
+        Ok(PyAction { action, text: game.game.describe(&action) })
+    }
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<PyActionSpace>().is_ok_and(|o| o.get().0 == self.0)
+    }
+    fn __repr__(&self) -> String {
+        format!("<ActionSpace {} codes: {} object slots, {} players>", self.0.size(), self.0.slots, self.0.players)
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (u32, u8))> {
+        Ok((slf.get_type().into_any(), (slf.get().0.slots, slf.get().0.players)))
+    }
+}
+
 /// One operation for [`PyGame::run_batch`].
 #[pyclass(frozen, name = "Op", module = "mtgsim._core")]
 #[derive(Clone)]
@@ -1460,6 +1565,70 @@ impl PyGame {
         let answer = answer_from_py(answer)?;
         Self::act(slf, |g| g.answer(answer))
     }
+    /// `player`'s view of the game: what that player can see and nothing else.
+    fn observation<'py>(&self, py: Python<'py>, player: Int) -> PyResult<Bound<'py, PyAny>> {
+        let p = self::player(player.0, &self.game)? as u8;
+        json_to_py(py, &self.game.observation(p))
+    }
+    /// `player`'s view as little-endian float32 and int32 bytes (use `mtgsim.observe`).
+    fn _observation_arrays<'py>(&self, py: Python<'py>, player: Int, slots: u32) -> PyResult<(Bound<'py, pyo3::types::PyBytes>, Bound<'py, pyo3::types::PyBytes>)> {
+        let p = self::player(player.0, &self.game)? as u8;
+        if slots > 1_000_000 {
+            return Err(to_py(invalid(format!("{slots} object slots is out of range (at most 1000000)"))));
+        }
+        let (global, rows) = self.game.observation_arrays(p, slots);
+        let g: Vec<u8> = global.iter().flat_map(|x| x.to_le_bytes()).collect();
+        let r: Vec<u8> = rows.iter().flat_map(|x| x.to_le_bytes()).collect();
+        Ok((pyo3::types::PyBytes::new(py, &g), pyo3::types::PyBytes::new(py, &r)))
+    }
+    /// The steps the deciding player may take now (see `take`).
+    fn legal_actions(&self) -> PyResult<Vec<PyAction>> {
+        let g = &self.game;
+        Ok(g.legal_actions().py_err()?.into_iter().map(|action| PyAction { text: g.describe(&action), action }).collect())
+    }
+    /// Takes one step at the pending decision: an `Action` from `legal_actions`, or its code
+    /// in `space`. A complete answer is given as with `answer`; an illegal action raises and
+    /// changes nothing.
+    #[pyo3(signature = (action, space = None))]
+    fn take(slf: &Bound<'_, Self>, action: &Bound<'_, PyAny>, space: Option<PyRef<'_, PyActionSpace>>) -> PyResult<Option<Vec<u64>>> {
+        let action = if let Ok(a) = action.cast::<PyAction>() {
+            a.get().action
+        } else if let Ok(code) = action.extract::<i64>() {
+            let space = space.ok_or_else(|| PyTypeError::new_err("an action code needs its action space: take(code, space)"))?;
+            let code = u32::try_from(code).map_err(|_| to_py(invalid(format!("action code {code} is out of range (the space has {} codes)", space.0.size()))))?;
+            space.0.decode(code, &slf.borrow().game).py_err()?
+        } else {
+            return Err(PyTypeError::new_err("take() needs an Action (from legal_actions) or an action code with its space"));
+        };
+        Self::act(slf, |g| g.take(action))
+    }
+    /// The selection made so far at the pending decision.
+    #[getter]
+    fn selection(&self) -> Vec<PyAction> {
+        let g = &self.game;
+        g.selection().iter().map(|&action| PyAction { text: g.describe(&action), action }).collect()
+    }
+    /// An action space for this game: its objects now plus `extra` slots for tokens and
+    /// abilities to come.
+    #[pyo3(signature = (extra = 64))]
+    fn action_space(&self, extra: u32) -> PyResult<PyActionSpace> {
+        if extra > 1_000_000 {
+            return Err(to_py(invalid(format!("{extra} extra slots is out of range (at most 1000000)"))));
+        }
+        Ok(PyActionSpace(crate::legal::ActionSpace::for_game(&self.game, extra)))
+    }
+    /// Which codes of `space` are legal now, as a list of booleans.
+    fn action_mask(&self, space: PyRef<'_, PyActionSpace>) -> PyResult<Vec<bool>> {
+        self.game.action_mask(&space.0).py_err()
+    }
+    /// The number of distinct sequences of legal actions `depth` steps deep (perft).
+    fn perft(&self, py: Python<'_>, depth: u32) -> PyResult<u64> {
+        if depth > 12 {
+            return Err(to_py(invalid(format!("perft depth {depth} is out of range (at most 12)"))));
+        }
+        let g = self.game.clone();
+        py.detach(|| g.perft(depth)).py_err()
+    }
     fn set_policy(&mut self, player: Int, policy: &Bound<'_, PyAny>) -> PyResult<()> {
         let player: i64 = player.0;
         let p = self::player(player, &self.game)?;
@@ -1714,7 +1883,7 @@ fn py_derive_seed(seed: &Bound<'_, PyAny>, index: &Bound<'_, PyAny>) -> PyResult
 #[pymodule]
 mod _core {
     #[pymodule_export]
-    use super::{card, card_names, py_derive_seed, py_floor_typecycling, py_simulate, py_simulate_from, PyBatchResult, PyCardDb, PyCardDef, PyDecision, PyGame, PyGameObject, PyOp, PyRng};
+    use super::{card, card_names, PyAction, PyActionSpace, py_derive_seed, py_floor_typecycling, py_simulate, py_simulate_from, PyBatchResult, PyCardDb, PyCardDef, PyDecision, PyGame, PyGameObject, PyOp, PyRng};
 
     #[pymodule_init]
     fn init(m: &pyo3::Bound<'_, pyo3::types::PyModule>) -> pyo3::PyResult<()> {

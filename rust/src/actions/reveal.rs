@@ -21,6 +21,7 @@ impl Game {
             }
         }
         if !cards.is_empty() {
+            self.reveal_to_all(cards);
             self.log.push_with(|| Event::Revealed { player: p, cards: cards.to_vec() });
         }
         Ok(())

@@ -68,7 +68,8 @@ impl ScryProc {
             // at the same time.
             let lib = &g.players[p as usize].library;
             let k = (self.amount as usize).min(lib.len());
-            let cards = lib[lib.len() - k..].iter().rev().map(|&s| g.id_of(s)).collect();
+            let cards: Vec<_> = lib[lib.len() - k..].iter().rev().map(|&s| g.id_of(s)).collect();
+            g.learn(p, &cards); // the scrying player looks at them (CR 701.22a)
             self.asked = true;
             let d = Decision { player: p, purpose: Purpose::Scry, choice: Choice::Scry { cards } };
             return Step::Ask(Frame::Scry(self), d);

@@ -151,6 +151,7 @@ impl SearchProc {
         let (searcher, owner) = (self.searcher, self.library);
         g.log.push_with(|| Event::Searched { player: searcher, library: owner, found: found.clone() });
         if self.spec.reveal && !found.is_empty() {
+            g.reveal_to_all(&found);
             g.log.push_with(|| Event::Revealed { player: searcher, cards: found.clone() });
         }
         let to = match self.spec.to {

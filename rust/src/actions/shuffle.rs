@@ -17,6 +17,7 @@ impl Game {
     /// Randomises the stored (bottom-first) library with the game's generator.
     pub(crate) fn shuffle_library(&mut self, p: u8) {
         self.rng.shuffle(&mut self.players[p as usize].library);
+        self.forget_library_order(p);
         self.log.push_with(|| Event::Shuffled { player: p });
     }
 }

@@ -1,0 +1,374 @@
+//! Legal actions for front ends and agents: the pending decision answered one small step at a
+//! time — one card, target or mode picked per step, "done" to finish a selection — each step a
+//! [`LegalAction`] with a readable text and a stable integer code in a fixed [`ActionSpace`].
+//! A selection in progress is part of the game (it clones, saves and replays with it); when it
+//! is complete the whole answer goes to the decision as if given at once (GUIDE §4).
+
+use serde::{Deserialize, Serialize};
+
+use crate::decision::{Answer, Choice, Decision, Purpose};
+use crate::error::{illegal, invalid, Error, Result};
+use crate::game::{Game, Progress};
+use crate::object::ObjId;
+use crate::play::PriorityAction;
+use crate::process::Frame;
+use crate::target::TargetRef;
+
+/// One step toward answering the pending decision.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum LegalAction {
+    /// With priority: pass, play a land, cast a spell or activate an ability.
+    Priority { action: PriorityAction },
+    Yes,
+    No,
+    Number { n: u32 },
+    /// Add a card (or object target) to the selection: cards to choose, targets, the next card
+    /// of an order, or the next card on top of the library when scrying.
+    Pick { object: ObjId },
+    /// Add a player to the targets.
+    PickPlayer { player: u8 },
+    /// Add a mode (CR 700.2).
+    PickMode { mode: u32 },
+    /// Scry: put this card next on the bottom (CR 701.22a).
+    Bottom { object: ObjId },
+    /// Finish a selection that has at least its minimum.
+    Done,
+}
+
+/// A fixed numbering of every action a game configuration can offer, so agents see the same
+/// action space at every decision and a boolean mask of the legal ones.
+///
+/// Layout (N = `slots`, P = `players`): 0 done, 1 yes, 2 no, 3 pass; then pick object slot s
+/// (`4 + s`), put slot s on the bottom (`4 + N + s`), play land from slot s (`4 + 2N + s`), cast
+/// slot s (`4 + 3N + s`), activate ability i of slot s (`4 + 4N + s*4 + i`, i < 4); then pick
+/// player p, mode m (m < 16), number n (n < 64). Objects are numbered by slot: a card keeps its
+/// slot all game (CR 400.7 changes only its generation); tokens and abilities get new slots, so
+/// `slots` needs room beyond the decks.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ActionSpace {
+    pub slots: u32,
+    pub players: u8,
+}
+
+impl ActionSpace {
+    pub const ABILITIES: u32 = 4;
+    pub const MODES: u32 = 16;
+    pub const NUMBERS: u32 = 64;
+    const FIXED: u32 = 4;
+
+    /// For `g`: its objects now plus `extra` slots for tokens and abilities to come.
+    pub fn for_game(g: &Game, extra: u32) -> ActionSpace {
+        ActionSpace { slots: g.objects.len() as u32 + extra, players: g.players.len() as u8 }
+    }
+
+    /// The number of codes.
+    pub fn size(&self) -> usize {
+        (Self::FIXED + self.slots * (4 + Self::ABILITIES) + self.players as u32 + Self::MODES + Self::NUMBERS) as usize
+    }
+
+    fn base_player(&self) -> u32 {
+        Self::FIXED + self.slots * (4 + Self::ABILITIES)
+    }
+
+    /// The code of an action; an error if this space has no room for it (a slot beyond
+    /// `slots`, an ability index, mode or number beyond the limits).
+    pub fn encode(&self, a: &LegalAction) -> Result<u32> {
+        let n = self.slots;
+        let slot = |id: ObjId| -> Result<u32> {
+            if id.slot() < n {
+                Ok(id.slot())
+            } else {
+                Err(invalid(format!("object slot {} is beyond this action space's {n} slots (make the space with more extra slots)", id.slot())))
+            }
+        };
+        Ok(match *a {
+            LegalAction::Done => 0,
+            LegalAction::Yes => 1,
+            LegalAction::No => 2,
+            LegalAction::Priority { action: PriorityAction::Pass } => 3,
+            LegalAction::Pick { object } => Self::FIXED + slot(object)?,
+            LegalAction::Bottom { object } => Self::FIXED + n + slot(object)?,
+            LegalAction::Priority { action: PriorityAction::PlayLand { card } } => Self::FIXED + 2 * n + slot(card)?,
+            LegalAction::Priority { action: PriorityAction::Cast { card } } => Self::FIXED + 3 * n + slot(card)?,
+            LegalAction::Priority { action: PriorityAction::Activate { source, index } } => {
+                if index as u32 >= Self::ABILITIES {
+                    return Err(invalid(format!("ability index {index} is beyond the action space's {} per object", Self::ABILITIES)));
+                }
+                Self::FIXED + 4 * n + slot(source)? * Self::ABILITIES + index as u32
+            }
+            LegalAction::PickPlayer { player } => {
+                if player >= self.players {
+                    return Err(invalid(format!("player {player} is beyond this action space's {} players", self.players)));
+                }
+                self.base_player() + player as u32
+            }
+            LegalAction::PickMode { mode } if mode < Self::MODES => self.base_player() + self.players as u32 + mode,
+            LegalAction::Number { n: k } if k < Self::NUMBERS => self.base_player() + self.players as u32 + Self::MODES + k,
+            LegalAction::PickMode { mode } => return Err(invalid(format!("mode {mode} is beyond the action space's {} modes", Self::MODES))),
+            LegalAction::Number { n: k } => return Err(invalid(format!("number {k} is beyond the action space's numbers 0 to {}", Self::NUMBERS - 1))),
+        })
+    }
+
+    /// The action a code names in `g` (objects by their current generation in their slot).
+    pub fn decode(&self, code: u32, g: &Game) -> Result<LegalAction> {
+        let n = self.slots;
+        if code as usize >= self.size() {
+            return Err(invalid(format!("action code {code} is out of range (the space has {} codes)", self.size())));
+        }
+        let id = |s: u32| -> Result<ObjId> {
+            if (s as usize) < g.objects.len() {
+                Ok(g.id_of(s))
+            } else {
+                Err(invalid(format!("action code {code} names object slot {s}, which this game doesn't have")))
+            }
+        };
+        let p = self.base_player();
+        Ok(match code {
+            0 => LegalAction::Done,
+            1 => LegalAction::Yes,
+            2 => LegalAction::No,
+            3 => LegalAction::Priority { action: PriorityAction::Pass },
+            c if c < Self::FIXED + n => LegalAction::Pick { object: id(c - Self::FIXED)? },
+            c if c < Self::FIXED + 2 * n => LegalAction::Bottom { object: id(c - Self::FIXED - n)? },
+            c if c < Self::FIXED + 3 * n => LegalAction::Priority { action: PriorityAction::PlayLand { card: id(c - Self::FIXED - 2 * n)? } },
+            c if c < Self::FIXED + 4 * n => LegalAction::Priority { action: PriorityAction::Cast { card: id(c - Self::FIXED - 3 * n)? } },
+            c if c < p => {
+                let k = c - Self::FIXED - 4 * n;
+                LegalAction::Priority { action: PriorityAction::Activate { source: id(k / Self::ABILITIES)?, index: (k % Self::ABILITIES) as u16 } }
+            }
+            c if c < p + self.players as u32 => LegalAction::PickPlayer { player: (c - p) as u8 },
+            c if c < p + self.players as u32 + Self::MODES => LegalAction::PickMode { mode: c - p - self.players as u32 },
+            c => LegalAction::Number { n: c - p - self.players as u32 - Self::MODES },
+        })
+    }
+}
+
+impl Game {
+    /// The steps the deciding player may take now at the pending decision (given the
+    /// selection made so far). An error if no decision is pending.
+    pub fn legal_actions(&self) -> Result<Vec<LegalAction>> {
+        let d = self.pending.as_ref().ok_or(Error::NoDecisionPending)?;
+        let picked = &self.partial;
+        let taken = |a: &LegalAction| picked.contains(a);
+        let count = picked.len() as u32;
+        let mut out = Vec::new();
+        // A selection of `min..=max` from `options`: any option not yet taken while there is
+        // room, and "done" once the minimum is met.
+        let mut select = |options: Vec<LegalAction>, min: u32, max: u32| {
+            if count < max {
+                out.extend(options.into_iter().filter(|a| !taken(a)));
+            }
+            if count >= min {
+                out.push(LegalAction::Done);
+            }
+        };
+        match &d.choice {
+            Choice::Actions { options } => out.extend(options.iter().map(|&action| LegalAction::Priority { action })),
+            Choice::YesNo => out.extend([LegalAction::Yes, LegalAction::No]),
+            Choice::Number { min, max } => out.extend((*min..=*max).map(|n| LegalAction::Number { n })),
+            Choice::Cards { options, min, max } => select(options.iter().map(|&object| LegalAction::Pick { object }).collect(), *min, *max),
+            Choice::Targets { options, min, max } => select(options.iter().map(|&t| target_action(t)).collect(), *min, *max),
+            Choice::Modes { count: modes, min, max } => select((0..*modes).map(|mode| LegalAction::PickMode { mode }).collect(), *min, *max),
+            // Every one placed; the last is placed by itself (see `take`).
+            Choice::Order { options } => out.extend(options.iter().map(|&object| LegalAction::Pick { object }).filter(|a| !taken(a))),
+            Choice::Scry { cards } => {
+                for &object in cards {
+                    if !taken(&LegalAction::Pick { object }) && !taken(&LegalAction::Bottom { object }) {
+                        out.push(LegalAction::Pick { object });
+                        out.push(LegalAction::Bottom { object });
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Takes one step at the pending decision. When the answer is complete it is given (the
+    /// game goes on as with [`Game::answer`]); until then the selection so far is kept. An
+    /// action that isn't legal now is an error and changes nothing.
+    pub fn take(&mut self, action: LegalAction) -> Result<Progress> {
+        let legal = self.legal_actions()?;
+        if !legal.contains(&action) {
+            return Err(illegal(format!("{} is not a legal action now (the legal ones: {})", self.describe(&action), legal.iter().map(|a| self.describe(a)).collect::<Vec<_>>().join("; "))));
+        }
+        let d = self.pending.as_ref().expect("checked").clone();
+        let answer = match (&d.choice, action) {
+            (Choice::Actions { options }, LegalAction::Priority { action }) => Some(Answer::Action { index: options.iter().position(|&o| o == action).expect("legal") as u32 }),
+            (Choice::YesNo, a) => Some(Answer::YesNo { yes: a == LegalAction::Yes }),
+            (Choice::Number { .. }, LegalAction::Number { n }) => Some(Answer::Number { n }),
+            (_, LegalAction::Done) => Some(self.selection_answer(&d, &self.partial)),
+            (choice, a) => {
+                let mut sel = self.partial.clone();
+                sel.push(a);
+                let complete = match choice {
+                    Choice::Cards { options, max, .. } => sel.len() as u32 >= *max || sel.len() == options.len(),
+                    Choice::Targets { options, max, .. } => sel.len() as u32 >= *max || sel.len() == options.len(),
+                    Choice::Modes { count, max, .. } => sel.len() as u32 >= *max || sel.len() as u32 == *count,
+                    // The last card of an order has one place left: placed with it.
+                    Choice::Order { options } => sel.len() + 1 >= options.len(),
+                    Choice::Scry { cards } => sel.len() == cards.len(),
+                    _ => unreachable!("whole answers are handled above"),
+                };
+                if complete {
+                    if let Choice::Order { options } = choice {
+                        if let Some(&last) = options.iter().find(|&&o| !sel.contains(&LegalAction::Pick { object: o })) {
+                            sel.push(LegalAction::Pick { object: last });
+                        }
+                    }
+                    Some(self.selection_answer(&d, &sel))
+                } else {
+                    self.partial = sel;
+                    None
+                }
+            }
+        };
+        match answer {
+            Some(a) => {
+                let partial = std::mem::take(&mut self.partial);
+                self.answer(a).inspect_err(|_| self.partial = partial)?;
+                // Play on to the next decision nobody inside the engine answers (or the end).
+                if self.pending.is_none() && !self.is_over() && self.priority.is_some() {
+                    return self.play(crate::play::Until::GameOver, u64::MAX);
+                }
+                Ok(if self.pending.is_some() { Progress::Paused } else { Progress::Done(Vec::new()) })
+            }
+            None => Ok(Progress::Paused),
+        }
+    }
+
+    /// The answer a finished selection makes.
+    fn selection_answer(&self, d: &Decision, sel: &[LegalAction]) -> Answer {
+        let objects = |f: fn(&LegalAction) -> Option<ObjId>| sel.iter().filter_map(f).collect::<Vec<ObjId>>();
+        let pick = |a: &LegalAction| if let LegalAction::Pick { object } = a { Some(*object) } else { None };
+        match &d.choice {
+            Choice::Cards { .. } | Choice::Order { .. } => Answer::Cards { cards: objects(pick) },
+            Choice::Targets { .. } => Answer::Targets {
+                targets: sel
+                    .iter()
+                    .filter_map(|a| match *a {
+                        LegalAction::Pick { object } => Some(TargetRef::Object(object)),
+                        LegalAction::PickPlayer { player } => Some(TargetRef::Player(player)),
+                        _ => None,
+                    })
+                    .collect(),
+            },
+            Choice::Modes { .. } => {
+                let mut modes: Vec<u32> = sel.iter().filter_map(|a| if let LegalAction::PickMode { mode } = a { Some(*mode) } else { None }).collect();
+                modes.sort_unstable();
+                Answer::Modes { modes }
+            }
+            Choice::Scry { .. } => Answer::Scry { top: objects(pick), bottom: objects(|a| if let LegalAction::Bottom { object } = a { Some(*object) } else { None }) },
+            _ => unreachable!("not a selection"),
+        }
+    }
+
+    /// The selection made so far at the pending decision.
+    pub fn selection(&self) -> &[LegalAction] {
+        &self.partial
+    }
+
+    /// A readable text for an action at the pending decision: "cast Fractured Sanity",
+    /// "kick Monstrous War-Leech with {U}", "put Island on the bottom".
+    pub fn describe(&self, a: &LegalAction) -> String {
+        let name = |id: ObjId| self.slot_of(id).map_or_else(|_| format!("object {}", id.0), |s| self.def_of_slot(s).name.to_string());
+        let purpose = self.pending.as_ref().map(|d| d.purpose);
+        match *a {
+            LegalAction::Priority { action } => match action {
+                PriorityAction::Pass => "pass priority".into(),
+                PriorityAction::PlayLand { card } => format!("play {}", name(card)),
+                PriorityAction::Cast { card } => format!("cast {}", name(card)),
+                PriorityAction::Activate { source, index } => {
+                    let cycling = self.slot_of(source).ok().and_then(|s| self.def_of_slot(s).rules.activated.get(index as usize)).is_some_and(|x| x.cycling);
+                    if cycling {
+                        format!("cycle {}", name(source))
+                    } else {
+                        format!("activate ability {index} of {}", name(source))
+                    }
+                }
+            },
+            LegalAction::Yes | LegalAction::No => {
+                let yes = *a == LegalAction::Yes;
+                match purpose {
+                    Some(Purpose::Kicker { index }) => {
+                        let (spell, cost) = self.kicker_being_decided(index as usize);
+                        if yes {
+                            format!("kick {spell} with {cost}")
+                        } else {
+                            format!("don't kick {spell}")
+                        }
+                    }
+                    Some(Purpose::MaySearch) => (if yes { "search" } else { "don't search" }).into(),
+                    Some(Purpose::Sticker) => (if yes { "put a sticker on the spell" } else { "don't put a sticker on the spell" }).into(),
+                    Some(Purpose::May) => (if yes { "do it" } else { "don't" }).into(),
+                    _ => (if yes { "yes" } else { "no" }).into(),
+                }
+            }
+            LegalAction::Number { n } => match purpose {
+                Some(Purpose::Multikicker { .. }) => format!("pay multikicker {n} time(s)"),
+                Some(Purpose::ChooseX) => format!("X = {n}"),
+                _ => format!("choose {n}"),
+            },
+            LegalAction::Pick { object } => match purpose {
+                Some(Purpose::Scry) => format!("put {} on top", name(object)),
+                Some(Purpose::Discard { .. }) => format!("discard {}", name(object)),
+                Some(Purpose::Search) => format!("find {}", name(object)),
+                Some(Purpose::Targets { .. }) => format!("target {}", name(object)),
+                Some(Purpose::PayMana) => format!("tap {} for mana", name(object)),
+                Some(Purpose::CostChoice) => format!("pay with {}", name(object)),
+                Some(Purpose::LegendRule) => format!("keep {}", name(object)),
+                Some(Purpose::OrderTriggers | Purpose::OrderReplacements) => format!("next: {}", name(object)),
+                _ => format!("choose {}", name(object)),
+            },
+            LegalAction::PickPlayer { player } => format!("target player {player}"),
+            LegalAction::PickMode { mode } => format!("choose mode {}", mode + 1),
+            LegalAction::Bottom { object } => format!("put {} on the bottom", name(object)),
+            LegalAction::Done => "done".into(),
+        }
+    }
+
+    /// The spell being cast and the cost of kicker ability `index`, for a kicker decision.
+    fn kicker_being_decided(&self, index: usize) -> (String, String) {
+        for f in self.frames.iter().rev() {
+            if let Frame::Cast(c) = f {
+                let (name, cost) = c.kicker_description(self, index);
+                return (name, cost);
+            }
+        }
+        ("the spell".into(), "its kicker cost".into())
+    }
+
+    /// Whether the codes of `space` are a mask of the legal actions now.
+    pub fn action_mask(&self, space: &ActionSpace) -> Result<Vec<bool>> {
+        let mut mask = vec![false; space.size()];
+        for a in self.legal_actions()? {
+            mask[space.encode(&a)? as usize] = true;
+        }
+        Ok(mask)
+    }
+
+    /// Counts the distinct sequences of legal actions `depth` steps deep from this position
+    /// (a sequence that ends the game, or leaves no decision pending, counts where it stops):
+    /// perft, a check of move generation and a measure of raw decision throughput.
+    pub fn perft(&self, depth: u32) -> Result<u64> {
+        if depth == 0 || self.pending.is_none() || self.is_over() {
+            return Ok(1);
+        }
+        let mut total = 0;
+        let mut child = self.clone();
+        for a in self.legal_actions()? {
+            child.reset_from(self);
+            child.partial.clone_from(&self.partial);
+            child.take(a)?;
+            total += child.perft(depth - 1)?;
+        }
+        Ok(total)
+    }
+}
+
+fn target_action(t: TargetRef) -> LegalAction {
+    match t {
+        TargetRef::Object(object) => LegalAction::Pick { object },
+        TargetRef::Player(player) => LegalAction::PickPlayer { player },
+    }
+}

@@ -1,0 +1,201 @@
+//! What each player can see (CR 400.2: libraries and hands are hidden zones). The game tracks,
+//! per object, which players know what it is while it is hidden: the owner knows the cards in
+//! their hand; a revealed card is known to everyone (CR 701.20); a player who scries knows the
+//! cards they looked at (CR 701.22a); a card put into a hidden zone from a public one is known
+//! to everyone; shuffling a library makes its order unknown to all (CR 701.24a). A player's
+//! observation shows public zones whole and hidden ones only as far as that player knows
+//! them — and never an unknown card's identity, slot or position.
+
+use serde_json::{json, Value};
+
+use crate::game::Game;
+use crate::object::ObjId;
+use crate::zone::ZoneKind;
+
+const EVERYONE: u16 = u16::MAX;
+
+impl Game {
+    fn known_bits(&self, slot: u32) -> u16 {
+        self.known.get(slot as usize).copied().unwrap_or(0)
+    }
+
+    fn set_known(&mut self, slot: u32, bits: u16) {
+        let i = slot as usize;
+        if i >= self.known.len() {
+            if bits == 0 {
+                return;
+            }
+            self.known.resize(self.objects.len().max(i + 1), 0);
+        }
+        self.known[i] = bits;
+    }
+
+    /// A card changes zones: who knows the new object.
+    pub(crate) fn learn_on_move(&mut self, slot: u32, from: ZoneKind, to: ZoneKind) {
+        if to.is_public() {
+            self.set_known(slot, 0); // public: everyone sees it anyway
+            return;
+        }
+        // From a public zone everyone saw where it went; from a hidden one, who knew it still does.
+        let mut bits = if from.is_public() { EVERYONE } else { self.known_bits(slot) };
+        if to == ZoneKind::Hand {
+            bits |= 1 << self.objects[slot as usize].owner;
+        }
+        self.set_known(slot, bits);
+    }
+
+    /// After a shuffle nobody knows which card is where in that library.
+    pub(crate) fn forget_library_order(&mut self, p: u8) {
+        if self.known.is_empty() {
+            return;
+        }
+        for k in 0..self.players[p as usize].library.len() {
+            let s = self.players[p as usize].library[k];
+            self.set_known(s, 0);
+        }
+    }
+
+    /// `player` looks at these cards.
+    pub(crate) fn learn(&mut self, player: u8, cards: &[ObjId]) {
+        for c in cards {
+            let bits = self.known_bits(c.slot()) | 1 << player;
+            self.set_known(c.slot(), bits);
+        }
+    }
+
+    /// These cards are revealed to everyone.
+    pub(crate) fn reveal_to_all(&mut self, cards: &[ObjId]) {
+        for c in cards {
+            self.set_known(c.slot(), EVERYONE);
+        }
+    }
+
+    /// Whether `player` can see what the object in `slot` is.
+    pub fn sees(&self, player: u8, slot: u32) -> bool {
+        let o = &self.objects[slot as usize];
+        o.zone.kind.is_public() || (o.zone.kind == ZoneKind::Hand && o.zone.player == player) || self.known_bits(slot) & (1 << player) != 0
+    }
+
+    /// `player`'s view of the game: public zones whole, hands and libraries as sizes plus the
+    /// cards `player` knows in them (libraries with their positions from the top), the
+    /// pending decision if it is theirs (else only who is deciding).
+    pub fn observation(&self, player: u8) -> Value {
+        let card = |slot: u32| -> Value {
+            let o = &self.objects[slot as usize];
+            let mut v = json!({"id": self.id_of(slot).0, "name": &*self.defs[o.def as usize].name, "owner": o.owner});
+            if o.zone.kind == ZoneKind::Battlefield {
+                v["controller"] = json!(o.controller);
+                v["tapped"] = json!(o.tapped);
+            }
+            if let Some((_, counters)) = self.object_counters.iter().find(|(s, _)| *s == slot) {
+                v["counters"] = counters.iter().map(|(k, n)| (k.to_string(), json!(n))).collect::<serde_json::Map<_, _>>().into();
+            }
+            v
+        };
+        let players: Vec<Value> = self
+            .players
+            .iter()
+            .enumerate()
+            .map(|(p, st)| {
+                let hand: Vec<Value> = st.hand.iter().filter(|&&s| self.sees(player, s)).map(|&s| card(s)).collect();
+                let library: Vec<Value> = st
+                    .library
+                    .iter()
+                    .rev()
+                    .enumerate()
+                    .filter(|&(_, &s)| self.sees(player, s))
+                    .map(|(i, &s)| json!({"position": i, "card": card(s)}))
+                    .collect();
+                json!({
+                    "player": p,
+                    "life": st.life,
+                    "counters": st.counters.iter().map(|(k, n)| (k.to_string(), json!(n))).collect::<serde_json::Map<_, _>>(),
+                    "library_size": st.library.len(),
+                    "hand_size": st.hand.len(),
+                    "hand": hand,
+                    "library_known": library,
+                    "graveyard": st.graveyard.iter().rev().map(|&s| card(s)).collect::<Vec<_>>(),
+                    "lost": st.lost.map(|r| r.name()),
+                })
+            })
+            .collect();
+        let zone = |v: &Vec<u32>| v.iter().map(|&s| card(s)).collect::<Vec<_>>();
+        let decision = match &self.pending {
+            Some(d) if d.player == player => {
+                let mut v = d.view();
+                v["legal_actions"] = self.legal_actions().map(|l| l.iter().map(|a| json!(self.describe(a))).collect::<Vec<_>>()).unwrap_or_default().into();
+                v
+            }
+            Some(d) => json!({"player": d.player}),
+            None => Value::Null,
+        };
+        json!({
+            "player": player,
+            "turn": self.turn,
+            "step": self.step.name(),
+            "active_player": self.active,
+            "priority_player": self.priority,
+            "players": players,
+            "battlefield": zone(&self.battlefield),
+            "stack": self.stack.iter().rev().map(|&s| card(s)).collect::<Vec<_>>(),
+            "exile": zone(&self.exile),
+            "command": zone(&self.command),
+            "decision": decision,
+            "over": self.is_over(),
+        })
+    }
+
+    /// `player`'s view as fixed-size numbers (layout in `python/mtgsim/observe.py`): a global
+    /// vector, and one row per object slot up to `slots`, all zeros for objects `player`
+    /// can't see (so neither an unknown card's identity nor its zone or place leaks).
+    pub fn observation_arrays(&self, player: u8, slots: u32) -> (Vec<f32>, Vec<i32>) {
+        let deciding = self.pending.as_ref().map_or(-1.0, |d| d.player as f32);
+        let step = crate::turn::Step::ALL.iter().position(|&s| s == self.step).unwrap_or(0) as f32;
+        let mut global = vec![self.turn as f32, step, self.active as f32, self.priority.map_or(-1.0, |p| p as f32), player as f32, deciding, self.is_over() as u8 as f32];
+        for st in &self.players {
+            let poison = st.counters.get("poison") as f32;
+            global.extend([st.life as f32, st.library.len() as f32, st.hand.len() as f32, st.graveyard.len() as f32, poison, st.lost.is_some() as u8 as f32]);
+        }
+        const FEATURES: usize = 8;
+        let mut rows = vec![0i32; slots as usize * FEATURES];
+        let zone_code = |k: ZoneKind| match k {
+            ZoneKind::Library => 1,
+            ZoneKind::Hand => 2,
+            ZoneKind::Graveyard => 3,
+            ZoneKind::Battlefield => 4,
+            ZoneKind::Stack => 5,
+            ZoneKind::Exile => 6,
+            ZoneKind::Command => 7,
+            ZoneKind::Outside => 8,
+        };
+        let mut place = |slot: u32, position: usize| {
+            if slot >= slots || !self.sees(player, slot) {
+                return;
+            }
+            let o = &self.objects[slot as usize];
+            let counters = self.counters_on(slot).map_or(0, |c| c.get("+1/+1") as i32 - c.get("-1/-1") as i32);
+            let row = &mut rows[slot as usize * FEATURES..(slot as usize + 1) * FEATURES];
+            row.copy_from_slice(&[1, zone_code(o.zone.kind), o.owner as i32, o.controller as i32, o.def as i32 + 1, o.tapped as i32, position as i32, counters]);
+        };
+        for st in &self.players {
+            for (i, &s) in st.library.iter().rev().enumerate() {
+                place(s, i);
+            }
+            for (i, &s) in st.hand.iter().enumerate() {
+                place(s, i);
+            }
+            for (i, &s) in st.graveyard.iter().rev().enumerate() {
+                place(s, i);
+            }
+        }
+        for zone in [&self.battlefield, &self.exile, &self.command] {
+            for (i, &s) in zone.iter().enumerate() {
+                place(s, i);
+            }
+        }
+        for (i, &s) in self.stack.iter().rev().enumerate() {
+            place(s, i);
+        }
+        (global, rows)
+    }
+}
