@@ -594,6 +594,16 @@ class Game:
     def answer(self, answer: _Answer) -> list[int] | None:
         """Answers the pending decision. Returns the finished action's result, or None if it
         stopped again. A wrong answer raises InvalidAnswerError and changes nothing."""
+    def replay(self) -> dict[str, Any]:
+        """The replay of a game made with ``from_decks``: ``{"format": "mtgsim-replay/1",
+        "decks", "seed", "setup", "answers": [{"player", "answer"}, ...]}`` — every decision's
+        answer in order (while the log records). Actions called directly (``mill``, ``cast``)
+        are not decisions and are not in it."""
+    @staticmethod
+    def from_replay(replay: dict[str, Any] | str, db: CardDB | None = None) -> Game:
+        """Plays a replay back: the same game, standing where the recorded one stood, every
+        player answering manually from there (a random policy's generator isn't part of the
+        replay, only its answers)."""
     def observation(self, player: int) -> dict[str, Any]:
         """``player``'s view: public zones whole; hands and libraries as sizes plus only the
         cards that player knows (see ``mtgsim.observe``); the pending decision if it is theirs."""

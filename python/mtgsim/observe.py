@@ -14,8 +14,8 @@ Layout (``observation_shapes(space)``; P players, N = ``space.slots``):
   lost (0/1).
 - ``objects`` int32, ``N x 8``, one row per object slot (a card keeps its slot all game):
   visible (0/1), zone (1 library, 2 hand, 3 graveyard, 4 battlefield, 5 stack, 6 exile,
-  7 command, 8 outside), owner, controller, card (index in the game's card table + 1),
-  tapped (0/1), position in its zone (0 = top of a library, graveyard or the stack),
+  7 command, 8 outside), owner, controller, card (a positive code from the card's name alone,
+  the same in every game), tapped (0/1), position in its zone (0 = top of a library, graveyard or the stack),
   +1/+1 minus -1/-1 counters. Rows of objects the player can't see are all zeros.
 - ``action_mask`` int8, ``space.size``: the legal action codes, if the player is deciding.
 """
@@ -46,7 +46,7 @@ def observation_arrays(game: Game, player: int, space: ActionSpace) -> dict[str,
     mask = np.zeros(space.size, dtype=np.int8)
     pending = game.pending
     if pending is not None and pending.player == player:
-        mask[np.flatnonzero(np.asarray(game.action_mask(space), dtype=bool))] = 1
+        mask[:] = np.fromiter(game.action_mask(space), dtype=np.int8, count=space.size)
     return {
         "global": np.frombuffer(g, dtype="<f4").copy(),
         "objects": np.frombuffer(rows, dtype="<i4").reshape(space.slots, len(OBJECT_FEATURES)).copy(),

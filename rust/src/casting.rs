@@ -114,6 +114,10 @@ pub(crate) struct CastProc {
     /// The card to discard for an additional cost.
     #[serde(default)]
     discard: crate::actions::discard::DiscardCost,
+    /// How many answers the game had recorded when the cast began: a cancelled cast takes
+    /// its own back out of the record (nothing happened, CR 733).
+    #[serde(default)]
+    history_len: usize,
 }
 
 impl Game {
@@ -213,6 +217,7 @@ impl Game {
             stage: Stage::Modes,
             asked: false,
             spell: None,
+            history_len: self.history.len(),
             discard: Default::default(),
         };
         Ok(Frame::Cast(Box::new(proc)))
@@ -257,10 +262,14 @@ impl Game {
 
     /// Cancels a cast that is waiting for one of its decisions: nothing happened (CR 733).
     pub fn cancel(&mut self) -> Result<()> {
-        let casting = self.pending.is_some() && self.frames.iter().any(|f| matches!(f, Frame::Cast(p) if p.spell.is_none()));
-        if !casting {
+        let cast = self.frames.iter().find_map(|f| match f {
+            Frame::Cast(p) if p.spell.is_none() => Some(p.history_len),
+            _ => None,
+        });
+        let Some(history_len) = cast.filter(|_| self.pending.is_some()) else {
             return Err(illegal("no cast is waiting for a decision, so there is nothing to cancel"));
-        }
+        };
+        self.history.truncate(history_len);
         self.frames.clear();
         self.pending = None;
         self.partial.clear();

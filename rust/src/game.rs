@@ -168,7 +168,7 @@ pub enum Progress {
 }
 
 /// Options for [`Game::from_decks`].
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Setup {
     pub starting_life: i32,
     pub hand_size: u32,
@@ -254,6 +254,12 @@ pub struct Game {
     /// bits (see `observe.rs`); slots beyond the end are known to nobody.
     #[serde(default)]
     pub(crate) known: Vec<u16>,
+    /// The decks, seed and setup of a game made by [`Game::from_decks`], for replays.
+    #[serde(default)]
+    pub(crate) origin: Option<crate::replay::Origin>,
+    /// Every decision's answer so far, in order, while the log records (see `replay.rs`).
+    #[serde(default)]
+    pub(crate) history: Vec<(u8, Answer)>,
 }
 
 impl Game {
@@ -303,6 +309,8 @@ impl Game {
             legendary_entered: false,
             partial: Vec::new(),
             known: Vec::new(),
+            origin: None,
+            history: Vec::new(),
         })
     }
 
@@ -312,6 +320,7 @@ impl Game {
     pub fn from_decks(decks: &[Vec<String>], seed: u64, setup: &Setup, db: &CardDb) -> Result<Game> {
         let mut game = Game::unshuffled(decks, setup, db)?;
         game.deal(seed, setup)?;
+        game.origin = Some(crate::replay::Origin { decks: decks.to_vec(), seed, setup: setup.clone() });
         Ok(game)
     }
 
@@ -715,6 +724,7 @@ impl Game {
         if self.outcome.is_some() || self.pending.as_ref().is_some_and(|d| d.player == p) {
             self.frames.clear();
             self.pending = None;
+            self.partial.clear();
             self.answer = None;
             self.output.clear();
         }
@@ -733,18 +743,23 @@ impl Game {
             cast.check_payment(self, cards)?;
         }
         let snapshot = self.needs_snapshot().then(|| self.clone());
+        let mark = self.history.len();
+        if self.log.recording {
+            self.history.push((decision.player, answer.clone()));
+        }
         self.pending = None;
         self.partial.clear();
         self.answer = Some(answer);
-        self.run().inspect_err(|_| self.restore(snapshot))
+        self.run().inspect_err(|_| self.restore(snapshot, mark))
     }
 
     /// Starts an action made of frames and runs it as far as it goes.
     pub(crate) fn perform(&mut self, frame: Frame) -> Result<Progress> {
         let snapshot = self.needs_snapshot().then(|| self.clone());
+        let mark = self.history.len();
         self.output.clear();
         self.frames.push(frame);
-        self.run().inspect_err(|_| self.restore(snapshot))
+        self.run().inspect_err(|_| self.restore(snapshot, mark))
     }
 
     /// Errors mid-action come only from scripts and strict mode, and both keep a snapshot.
@@ -755,10 +770,11 @@ impl Game {
     /// Undoes a failed action. Frames fail only before they change anything (a cast that
     /// can't be paid fails before the card moves), so without a snapshot dropping the work
     /// in progress is enough (CR 733).
-    fn restore(&mut self, snapshot: Option<Game>) {
+    fn restore(&mut self, snapshot: Option<Game>, history_len: usize) {
         match snapshot {
             Some(s) => *self = s,
             None => {
+                self.history.truncate(history_len); // the answers given for it are undone too
                 self.frames.clear();
                 self.pending = None;
                 self.answer = None;
@@ -772,7 +788,8 @@ impl Game {
     /// them itself without building the decision — the same answer, without the allocation.
     pub(crate) fn takes_first_options(&self, p: u8) -> bool {
         let seat = &self.seats[p as usize];
-        !self.strict && seat.script.is_empty() && matches!(seat.policy, Policy::First | Policy::Goldfish)
+        // While the log records, every answer is recorded for replays, so decisions are made.
+        !self.strict && !self.log.recording && seat.script.is_empty() && matches!(seat.policy, Policy::First | Policy::Goldfish)
     }
 
     /// The answer for a decision from the script, then (outside strict mode) the policy.
@@ -799,7 +816,8 @@ impl Game {
     /// strict. Actions may then work out that policy's answer without building the decision.
     pub(crate) fn answers_itself(&self, p: u8, policy: Policy) -> bool {
         let seat = &self.seats[p as usize];
-        !self.strict && seat.script.is_empty() && seat.policy == policy
+        // While the log records, every answer is recorded for replays, so decisions are made.
+        !self.strict && !self.log.recording && seat.script.is_empty() && seat.policy == policy
     }
 
     // ----- state-based actions (CR 704) ---------------------------------------------------
@@ -1153,6 +1171,8 @@ impl Game {
         self.legendary_entered = src.legendary_entered;
         self.partial.clone_from(&src.partial);
         self.known.clone_from(&src.known);
+        self.origin.clone_from(&src.origin);
+        self.history.clone_from(&src.history);
     }
 }
 

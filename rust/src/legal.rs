@@ -42,7 +42,7 @@ pub enum LegalAction {
 /// Layout (N = `slots`, P = `players`): 0 done, 1 yes, 2 no, 3 pass; then pick object slot s
 /// (`4 + s`), put slot s on the bottom (`4 + N + s`), play land from slot s (`4 + 2N + s`), cast
 /// slot s (`4 + 3N + s`), activate ability i of slot s (`4 + 4N + s*4 + i`, i < 4); then pick
-/// player p, mode m (m < 16), number n (n < 64). Objects are numbered by slot: a card keeps its
+/// player p, mode m (m < 16), number n (n <= 64). Objects are numbered by slot: a card keeps its
 /// slot all game (CR 400.7 changes only its generation); tokens and abilities get new slots, so
 /// `slots` needs room beyond the decks.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -54,7 +54,8 @@ pub struct ActionSpace {
 impl ActionSpace {
     pub const ABILITIES: u32 = 4;
     pub const MODES: u32 = 16;
-    pub const NUMBERS: u32 = 64;
+    /// Numbers 0 to 64: the largest X or multikicker count offered is 64 (`MAX_ANNOUNCED`).
+    pub const NUMBERS: u32 = 65;
     const FIXED: u32 = 4;
 
     /// For `g`: its objects now plus `extra` slots for tokens and abilities to come.

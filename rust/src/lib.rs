@@ -63,6 +63,7 @@ pub mod policy;
 mod process;
 pub mod replacement;
 pub mod rng;
+pub mod replay;
 pub mod rules;
 pub mod sim;
 pub mod snapshot;

@@ -36,10 +36,12 @@ impl Game {
             self.set_known(slot, 0); // public: everyone sees it anyway
             return;
         }
-        // From a public zone everyone saw where it went; from a hidden one, who knew it still does.
-        let mut bits = if from.is_public() { EVERYONE } else { self.known_bits(slot) };
+        // From a public zone everyone saw where it went; from a hidden one, who knew it still
+        // does (and a card leaving a hand was known to its owner).
+        let owner = 1 << self.objects[slot as usize].owner;
+        let mut bits = if from.is_public() { EVERYONE } else { self.known_bits(slot) | if from == ZoneKind::Hand { owner } else { 0 } };
         if to == ZoneKind::Hand {
-            bits |= 1 << self.objects[slot as usize].owner;
+            bits |= owner;
         }
         self.set_known(slot, bits);
     }
@@ -55,11 +57,11 @@ impl Game {
         }
     }
 
-    /// `player` looks at these cards.
+    /// `player` looks at these cards, which they may then rearrange: from now on only they
+    /// know which is which (a scry, CR 701.22a; a search that isn't revealed, CR 701.23).
     pub(crate) fn learn(&mut self, player: u8, cards: &[ObjId]) {
         for c in cards {
-            let bits = self.known_bits(c.slot()) | 1 << player;
-            self.set_known(c.slot(), bits);
+            self.set_known(c.slot(), 1 << player);
         }
     }
 
@@ -175,7 +177,8 @@ impl Game {
             let o = &self.objects[slot as usize];
             let counters = self.counters_on(slot).map_or(0, |c| c.get("+1/+1") as i32 - c.get("-1/-1") as i32);
             let row = &mut rows[slot as usize * FEATURES..(slot as usize + 1) * FEATURES];
-            row.copy_from_slice(&[1, zone_code(o.zone.kind), o.owner as i32, o.controller as i32, o.def as i32 + 1, o.tapped as i32, position as i32, counters]);
+            let card = card_code(&self.defs[o.def as usize].name);
+            row.copy_from_slice(&[1, zone_code(o.zone.kind), o.owner as i32, o.controller as i32, card, o.tapped as i32, position as i32, counters]);
         };
         for st in &self.players {
             for (i, &s) in st.library.iter().rev().enumerate() {
@@ -198,4 +201,14 @@ impl Game {
         }
         (global, rows)
     }
+}
+
+/// A card's code in observations: from its name alone (FNV-1a, 31 bits, never 0), so it is the
+/// same in every game and says nothing about what else the decks hold.
+pub fn card_code(name: &str) -> i32 {
+    let mut h: u32 = 0x811c_9dc5;
+    for b in name.bytes() {
+        h = (h ^ b as u32).wrapping_mul(0x0100_0193);
+    }
+    ((h & 0x7fff_ffff) | 1) as i32
 }

@@ -100,11 +100,18 @@ impl Game {
                         self.frames.push(frame);
                         let answer = match decision.forced_answer() {
                             Some(a) => Some(a),
-                            None => self.auto_answer(&decision)?,
+                            None => {
+                                let a = self.auto_answer(&decision)?;
+                                if let (Some(a), true) = (&a, self.log.recording) {
+                                    self.history.push((decision.player, a.clone())); // for replays
+                                }
+                                a
+                            }
                         };
                         match answer {
                             Some(a) => self.answer = Some(a),
                             None => {
+                                self.partial.clear(); // a new decision: nothing picked yet
                                 self.pending = Some(decision);
                                 return Ok(Progress::Paused);
                             }

@@ -1565,6 +1565,27 @@ impl PyGame {
         let answer = answer_from_py(answer)?;
         Self::act(slf, |g| g.answer(answer))
     }
+    /// The replay of a game made with `from_decks`: its decks, seed and setup and every
+    /// decision's answer in order, as a JSON-ready dict (`"format": "mtgsim-replay/1"`).
+    fn replay<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let r = self.game.replay().py_err()?;
+        json_to_py(py, &serde_json::to_value(r).expect("plain data"))
+    }
+    /// Plays a replay back (a dict from `replay()`, or its JSON text): the same game, standing
+    /// where the recorded one stood, every player answering manually from there.
+    #[staticmethod]
+    #[pyo3(signature = (replay, db = None))]
+    fn from_replay(replay: &Bound<'_, PyAny>, db: Option<PyRef<'_, PyCardDb>>) -> PyResult<PyGame> {
+        let value = match replay.extract::<String>() {
+            Ok(text) => serde_json::from_str(&text).map_err(|e| to_py(invalid(format!("a replay must be JSON: {e}"))))?,
+            Err(_) => py_to_json(replay)?,
+        };
+        let r: crate::replay::Replay = serde_path_to_error::deserialize(value).map_err(|e| to_py(invalid(format!("not a replay: at {}: {}", e.path(), e.inner()))))?;
+        let db = db.map(|d| d.0.clone()).unwrap_or_else(builtin_db);
+        let mut g = PyGame::wrap(Game::from_replay(&r, &db).py_err()?);
+        g.db = db;
+        Ok(g)
+    }
     /// `player`'s view of the game: what that player can see and nothing else.
     fn observation<'py>(&self, py: Python<'py>, player: Int) -> PyResult<Bound<'py, PyAny>> {
         let p = self::player(player.0, &self.game)? as u8;

@@ -150,6 +150,9 @@ impl SearchProc {
     fn finish(self, g: &mut Game, found: Vec<ObjId>) {
         let (searcher, owner) = (self.searcher, self.library);
         g.log.push_with(|| Event::Searched { player: searcher, library: owner, found: found.clone() });
+        if !self.spec.reveal {
+            g.learn(searcher, &found); // only the searcher sees what they took
+        }
         if self.spec.reveal && !found.is_empty() {
             g.reveal_to_all(&found);
             g.log.push_with(|| Event::Revealed { player: searcher, cards: found.clone() });
@@ -164,6 +167,11 @@ impl SearchProc {
                     g.shuffle_library(owner);
                 }
                 g.players[owner as usize].library.extend(slots.iter().rev());
+                if !self.spec.reveal {
+                    g.learn(searcher, &found); // the searcher knows what they put on top
+                } else {
+                    g.reveal_to_all(&found);
+                }
                 g.output.extend_from_slice(&found);
                 return;
             }

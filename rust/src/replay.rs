@@ -1,0 +1,97 @@
+//! Replays: a game made from decks is its decks, seed and setup plus the answers to its
+//! decisions in order. Those reproduce it exactly — the shuffles come from the seed, and
+//! every choice (a built-in policy's, a Python callback's or the caller's) from the answers —
+//! for games played through decisions (`play`, `answer`, `take`, policies). Actions called
+//! directly (`mill`, `cast`, ...) are not decisions and are not recorded.
+
+use serde::{Deserialize, Serialize};
+
+use crate::card::CardDb;
+use crate::decision::Answer;
+use crate::error::{invalid, Error, Result};
+use crate::game::{Game, Setup};
+use crate::play::Until;
+use crate::policy::Policy;
+
+/// Where a game made by [`Game::from_decks`] came from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Origin {
+    pub decks: Vec<Vec<String>>,
+    pub seed: u64,
+    pub setup: Setup,
+}
+
+/// A replay as data (its JSON form is the export format, `"format": "mtgsim-replay/1"`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Replay {
+    pub format: String,
+    #[serde(flatten)]
+    pub origin: Origin,
+    /// The answers in order, each with the player who gave it.
+    pub answers: Vec<Recorded>,
+    /// Where the game stood when the replay was made: after its last answer the game went on
+    /// (through choices with one legal answer, which aren't recorded) to this turn and step.
+    #[serde(default)]
+    pub stood: Option<(u32, crate::turn::Step, bool)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Recorded {
+    pub player: u8,
+    pub answer: Answer,
+}
+
+pub const FORMAT: &str = "mtgsim-replay/1";
+
+impl Game {
+    /// This game's replay. An error for a game not made from decks, or one whose log was off
+    /// for part of it (its answers weren't all recorded).
+    pub fn replay(&self) -> Result<Replay> {
+        let origin = self.origin.clone().ok_or_else(|| invalid("only a game made with from_decks can be replayed (its decks and seed are the start of the replay)"))?;
+        let answers = self.history.iter().map(|(p, a)| Recorded { player: *p, answer: a.clone() }).collect();
+        Ok(Replay { format: FORMAT.into(), origin, answers, stood: Some((self.turn, self.step, self.is_over())) })
+    }
+
+    /// Plays a replay back: the game from its decks and seed, every recorded answer given in
+    /// order. The result stands where the recorded game stood after its last answer was acted
+    /// on, every player answering manually from there (`play` goes on). An error if the answers don't fit (other cards or another engine
+    /// version).
+    pub fn from_replay(replay: &Replay, db: &CardDb) -> Result<Game> {
+        if replay.format != FORMAT {
+            return Err(invalid(format!("unknown replay format {:?} (this engine reads {FORMAT:?})", replay.format)));
+        }
+        let o = &replay.origin;
+        let mut g = Game::from_decks(&o.decks, o.seed, &o.setup, db)?;
+        for p in 0..g.players.len() {
+            g.set_policy(p, Policy::Manual)?;
+        }
+        // Answers given while the game was dealt (a card that may begin the game on the
+        // battlefield) were given again by the same seeded policies.
+        let dealt = g.history.len();
+        if replay.answers.len() < dealt || replay.answers[..dealt].iter().zip(&g.history).any(|(r, (p, a))| r.player != *p || r.answer != *a) {
+            return Err(invalid("the replay's first answers don't match the deal of its decks and seed"));
+        }
+        for (i, r) in replay.answers.iter().enumerate().skip(dealt) {
+            if g.pending.is_none() {
+                if g.is_over() || g.priority.is_none() {
+                    return Err(invalid(format!("the replay has {} answers but its game ended after {i}", replay.answers.len())));
+                }
+                g.play(Until::GameOver, u64::MAX)?;
+            }
+            let d = g.pending.as_ref().ok_or_else(|| invalid(format!("the replay's answer {i} has no decision to answer")))?;
+            if d.player != r.player {
+                return Err(invalid(format!("the replay's answer {i} is player {}'s, but player {} is deciding", r.player, d.player)));
+            }
+            g.answer(r.answer.clone()).map_err(|e| match e {
+                Error::InvalidAnswer { decision, reason } => invalid(format!("the replay's answer {i} doesn't fit the game ({decision}): {reason}")),
+                other => other,
+            })?;
+        }
+        if let Some((turn, step, over)) = replay.stood {
+            while (over || (g.turn, g.step) < (turn, step)) && g.pending.is_none() && !g.is_over() && g.priority.is_some() {
+                g.play_one()?;
+            }
+        }
+        Ok(g)
+    }
+}
