@@ -60,6 +60,7 @@ from mtgsim.errors import (
     WrongZoneError,
 )
 from mtgsim.decklist import DeckEntry, DeckList, DeckListError, UnknownDeckCardError
+from mtgsim.agents import GameBatch
 from mtgsim.sim import CONDITIONS, EXAMPLE_DECKS, SimResult, simulate, simulate_from
 
 __all__ = [
@@ -81,6 +82,7 @@ __all__ = [
     "SimResult",
     "simulate",
     "simulate_from",
+    "GameBatch",
     "CONDITIONS",
     "DeckEntry",
     "DeckList",

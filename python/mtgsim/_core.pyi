@@ -24,6 +24,7 @@ __all__ = [
     "CardDef",
     "Decision",
     "Game",
+    "GameBatch",
     "GameObject",
     "Op",
     "Rng",
@@ -280,6 +281,27 @@ class Action:
     def __reduce__(self) -> tuple[Any, tuple[str, str]]: ...
     @staticmethod
     def _from_json(text: str, description: str) -> Action: ...
+
+@final
+class GameBatch:
+    """Many single-agent games stepped together (use ``mtgsim.GameBatch``)."""
+
+    def __new__(
+        cls,
+        decks: Sequence[Sequence[str] | _HasCards],
+        games: int,
+        seed: int = 0,
+        seat: int = 0,
+        opponent: str = "goldfish",
+        extra: int = 64,
+        db: CardDB | None = None,
+    ) -> GameBatch: ...
+    @property
+    def space(self) -> ActionSpace: ...
+    def __len__(self) -> int: ...
+    def game(self, i: int) -> Game: ...
+    def _step(self, codes: Sequence[int]) -> tuple[bytes, bytes]: ...
+    def _observe(self) -> tuple[bytes, bytes, bytes]: ...
 
 @final
 class ActionSpace:

@@ -272,7 +272,13 @@ impl Game {
     /// A readable text for an action at the pending decision: "cast Fractured Sanity",
     /// "kick Monstrous War-Leech with {U}", "put Island on the bottom".
     pub fn describe(&self, a: &LegalAction) -> String {
-        let name = |id: ObjId| self.slot_of(id).map_or_else(|_| format!("object {}", id.0), |s| self.def_of_slot(s).name.to_string());
+        // Texts are shown to the deciding player: a card they can't see stays unnamed.
+        let viewer = self.pending.as_ref().map(|d| d.player);
+        let name = |id: ObjId| match self.slot_of(id) {
+            Ok(s) if viewer.is_none_or(|p| self.sees(p, s)) => self.def_of_slot(s).name.to_string(),
+            Ok(_) => "a hidden card".to_string(),
+            Err(_) => format!("object {}", id.0),
+        };
         let purpose = self.pending.as_ref().map(|d| d.purpose);
         match *a {
             LegalAction::Priority { action } => match action {
@@ -371,5 +377,128 @@ fn target_action(t: TargetRef) -> LegalAction {
     match t {
         TargetRef::Object(object) => LegalAction::Pick { object },
         TargetRef::Player(player) => LegalAction::PickPlayer { player },
+    }
+}
+
+/// Many single-agent games stepped together (for agents that learn from many games at once):
+/// the agent's seat answers by action codes, the other seats by a built-in policy; a game that
+/// ends is replaced by the next game of the run.
+#[derive(Clone, Debug)]
+pub struct Batch {
+    pub games: Vec<Game>,
+    pub space: ActionSpace,
+    pub seat: u8,
+    decks: Vec<Vec<String>>,
+    setup: crate::game::Setup,
+    opponent: crate::policy::Policy,
+    seed: u64,
+    next: u64,
+    db: std::sync::Arc<crate::card::CardDb>,
+}
+
+/// What one batched step gives back, per game.
+#[derive(Clone, Debug, Default)]
+pub struct BatchStep {
+    pub reward: Vec<f32>,
+    pub terminated: Vec<bool>,
+}
+
+impl Batch {
+    /// `n` games of the run `seed` (game i from `derive_seed(seed, i)`), each stopped at the
+    /// agent's first decision.
+    pub fn new(decks: Vec<Vec<String>>, n: usize, seed: u64, seat: u8, opponent: crate::policy::Policy, extra: u32, setup: crate::game::Setup, db: std::sync::Arc<crate::card::CardDb>) -> Result<Batch> {
+        if n == 0 || n > 100_000 {
+            return Err(invalid(format!("a batch holds 1 to 100000 games, not {n}")));
+        }
+        if seat as usize >= decks.len() {
+            return Err(invalid(format!("seat {seat} is not one of the {} players", decks.len())));
+        }
+        if opponent == crate::policy::Policy::Manual {
+            return Err(invalid("the other seats need a built-in policy (goldfish, random, first)"));
+        }
+        let mut b = Batch { games: Vec::with_capacity(n), space: ActionSpace { slots: 0, players: decks.len() as u8 }, seat, decks, setup, opponent, seed, next: 0, db };
+        for _ in 0..n {
+            let g = b.fresh()?;
+            b.games.push(g);
+        }
+        b.space = ActionSpace::for_game(&b.games[0], extra);
+        Ok(b)
+    }
+
+    /// The next game of the run, at the agent's first decision.
+    fn fresh(&mut self) -> Result<Game> {
+        loop {
+            let mut g = Game::from_decks(&self.decks, crate::rng::derive_seed(self.seed, self.next), &self.setup, &self.db)?;
+            self.next += 1;
+            g.set_recording(false);
+            for p in 0..g.players.len() {
+                g.set_policy(p, if p == self.seat as usize { crate::policy::Policy::Manual } else { self.opponent })?;
+            }
+            g.play(crate::play::Until::GameOver, u64::MAX)?;
+            if g.pending.is_some() {
+                return Ok(g);
+            }
+        }
+    }
+
+    /// Takes one action in every game (`codes[i]` in game i). All codes are checked first: an
+    /// illegal one is an error naming the game, and no game changes.
+    pub fn step(&mut self, codes: &[u32]) -> Result<BatchStep> {
+        use rayon::prelude::*;
+        if codes.len() != self.games.len() {
+            return Err(invalid(format!("{} action codes for {} games", codes.len(), self.games.len())));
+        }
+        let space = self.space;
+        let actions: Vec<LegalAction> = self
+            .games
+            .par_iter()
+            .zip(codes)
+            .enumerate()
+            .map(|(i, (g, &c))| {
+                let a = space.decode(c, g).map_err(|e| invalid(format!("game {i}: {e}")))?;
+                if !g.legal_actions()?.contains(&a) {
+                    return Err(illegal(format!("game {i}: action code {c} is not legal now")));
+                }
+                Ok(a)
+            })
+            .collect::<Result<_>>()?;
+        let seat = self.seat;
+        let results: Vec<Result<(f32, bool)>> = self
+            .games
+            .par_iter_mut()
+            .zip(actions)
+            .map(|(g, a)| {
+                g.take(a)?;
+                Ok(match g.outcome() {
+                    Some(o) if o.winners.contains(&seat) => (1.0, true),
+                    Some(o) if o.winners.is_empty() => (0.0, true),
+                    Some(_) => (-1.0, true),
+                    None => (0.0, false),
+                })
+            })
+            .collect();
+        let mut out = BatchStep::default();
+        for (i, r) in results.into_iter().enumerate() {
+            let (reward, done) = r?;
+            if done {
+                self.games[i] = self.fresh()?;
+            }
+            out.reward.push(reward);
+            out.terminated.push(done);
+        }
+        Ok(out)
+    }
+
+    /// The agent's observation arrays and action mask in every game, stacked.
+    pub fn observe(&self) -> (Vec<f32>, Vec<i32>, Vec<u8>) {
+        let (mut global, mut rows, mut masks) = (Vec::new(), Vec::new(), Vec::with_capacity(self.games.len() * self.space.size()));
+        for g in &self.games {
+            let (gl, r) = g.observation_arrays(self.seat, self.space.slots);
+            global.extend(gl);
+            rows.extend(r);
+            let mask = g.action_mask(&self.space).unwrap_or_else(|_| vec![false; self.space.size()]);
+            masks.extend(mask.into_iter().map(u8::from));
+        }
+        (global, rows, masks)
     }
 }

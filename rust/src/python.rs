@@ -790,6 +790,56 @@ impl PyActionSpace {
     }
 }
 
+/// Many single-agent games stepped together in one call (see `mtgsim.GameBatch`).
+#[pyclass(name = "GameBatch", module = "mtgsim._core")]
+pub struct PyGameBatch(crate::legal::Batch);
+
+#[pymethods]
+impl PyGameBatch {
+    #[new]
+    #[pyo3(signature = (decks, games, seed = 0, seat = 0, opponent = "goldfish", extra = 64, db = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(py: Python<'_>, decks: Vec<Bound<'_, PyAny>>, games: usize, seed: u64, seat: u8, opponent: &str, extra: u32, db: Option<PyRef<'_, PyCardDb>>) -> PyResult<Self> {
+        let decks = decks.iter().map(deck_names).collect::<PyResult<Vec<_>>>()?;
+        let opponent = Policy::parse(opponent).py_err()?;
+        let db = db.map(|d| d.0.clone()).unwrap_or_else(builtin_db);
+        if extra > 1_000_000 {
+            return Err(to_py(invalid(format!("{extra} extra slots is out of range (at most 1000000)"))));
+        }
+        let b = py.detach(|| crate::legal::Batch::new(decks, games, seed, seat, opponent, extra, Setup::default(), db)).py_err()?;
+        Ok(PyGameBatch(b))
+    }
+    #[getter]
+    fn space(&self) -> PyActionSpace {
+        PyActionSpace(self.0.space)
+    }
+    fn __len__(&self) -> usize {
+        self.0.games.len()
+    }
+    /// A copy of game `i` as it stands.
+    fn game(&self, i: usize) -> PyResult<PyGame> {
+        let g = self.0.games.get(i).ok_or_else(|| to_py(invalid(format!("no game {i} in a batch of {}", self.0.games.len()))))?;
+        Ok(PyGame::wrap(g.clone()))
+    }
+    /// One action code per game; returns (rewards as float32 bytes, terminated as bool bytes).
+    fn _step<'py>(&mut self, py: Python<'py>, codes: Vec<i64>) -> PyResult<(Bound<'py, pyo3::types::PyBytes>, Bound<'py, pyo3::types::PyBytes>)> {
+        let codes = codes.iter().map(|&c| u32::try_from(c).map_err(|_| to_py(invalid(format!("action code {c} is out of range"))))).collect::<PyResult<Vec<u32>>>()?;
+        let b = &mut self.0;
+        let r = py.detach(|| b.step(&codes)).py_err()?;
+        let reward: Vec<u8> = r.reward.iter().flat_map(|x| x.to_le_bytes()).collect();
+        let done: Vec<u8> = r.terminated.iter().map(|&d| d as u8).collect();
+        Ok((pyo3::types::PyBytes::new(py, &reward), pyo3::types::PyBytes::new(py, &done)))
+    }
+    /// The agent's observations, stacked: (global float32, objects int32, masks uint8) bytes.
+    fn _observe<'py>(&self, py: Python<'py>) -> (Bound<'py, pyo3::types::PyBytes>, Bound<'py, pyo3::types::PyBytes>, Bound<'py, pyo3::types::PyBytes>) {
+        let b = &self.0;
+        let (g, r, m) = py.detach(|| b.observe());
+        let g: Vec<u8> = g.iter().flat_map(|x| x.to_le_bytes()).collect();
+        let r: Vec<u8> = r.iter().flat_map(|x| x.to_le_bytes()).collect();
+        (pyo3::types::PyBytes::new(py, &g), pyo3::types::PyBytes::new(py, &r), pyo3::types::PyBytes::new(py, &m))
+    }
+}
+
 /// One operation for [`PyGame::run_batch`].
 #[pyclass(frozen, name = "Op", module = "mtgsim._core")]
 #[derive(Clone)]
@@ -1904,7 +1954,7 @@ fn py_derive_seed(seed: &Bound<'_, PyAny>, index: &Bound<'_, PyAny>) -> PyResult
 #[pymodule]
 mod _core {
     #[pymodule_export]
-    use super::{card, card_names, PyAction, PyActionSpace, py_derive_seed, py_floor_typecycling, py_simulate, py_simulate_from, PyBatchResult, PyCardDb, PyCardDef, PyDecision, PyGame, PyGameObject, PyOp, PyRng};
+    use super::{card, card_names, PyAction, PyActionSpace, PyGameBatch, py_derive_seed, py_floor_typecycling, py_simulate, py_simulate_from, PyBatchResult, PyCardDb, PyCardDef, PyDecision, PyGame, PyGameObject, PyOp, PyRng};
 
     #[pymodule_init]
     fn init(m: &pyo3::Bound<'_, pyo3::types::PyModule>) -> pyo3::PyResult<()> {
