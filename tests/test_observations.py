@@ -954,13 +954,6 @@ def test_a_drawn_card_put_back_into_the_library_stays_known_to_its_owner():  # C
     assert seen(g, 0, 0)[1] == [(2, "Hill Giant")] and seen(g, 1, 0)[1] == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG_CHOOSER_SEES_UNKNOWN_CARDS: when another player chooses the discarded cards "
-    "(discard(chooser=)), their decision lists the hand's cards by id and name (and the action mask "
-    "by slot) while their observation calls those cards unknown: the chooser's look isn't recorded "
-    "(as a scry's is), so the observation contradicts its own decision",
-)
 def test_a_player_choosing_another_players_discard_sees_the_cards_offered():  # CR 701.9b, 400.2
     g = new_game()
     hand = add_hand(g, 1, ["Hill Giant", "Island", "Counterspell"])

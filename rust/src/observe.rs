@@ -65,6 +65,14 @@ impl Game {
         }
     }
 
+    /// `player` is shown these cards (nobody else learns anything).
+    pub(crate) fn show_to(&mut self, player: u8, cards: &[ObjId]) {
+        for c in cards {
+            let bits = self.known_bits(c.slot()) | 1 << player;
+            self.set_known(c.slot(), bits);
+        }
+    }
+
     /// These cards are revealed to everyone.
     pub(crate) fn reveal_to_all(&mut self, cards: &[ObjId]) {
         for c in cards {

@@ -1770,7 +1770,14 @@ impl PyGame {
     }
     #[getter]
     fn outcome<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        json_to_py(py, &self.game.view()["outcome"])
+        let v = match self.game.outcome() {
+            None => serde_json::Value::Null,
+            Some(o) => serde_json::json!({
+                "winners": o.winners,
+                "losers": o.losers.iter().map(|(p, r)| serde_json::json!({"player": p, "reason": r.name()})).collect::<Vec<_>>(),
+            }),
+        };
+        json_to_py(py, &v)
     }
 
     // --- copies and snapshots ---

@@ -96,7 +96,10 @@ impl DiscardProc {
             };
             if !self.asked {
                 self.asked = true;
-                let options = hand.iter().map(|&s| g.id_of(s)).collect();
+                let options: Vec<crate::object::ObjId> = hand.iter().map(|&s| g.id_of(s)).collect();
+                if chooser != self.player {
+                    g.show_to(chooser, &options); // another player choosing looks at the hand
+                }
                 let d = Decision { player: chooser, purpose: Purpose::Discard { player: self.player }, choice: Choice::Cards { options, min: k as u32, max: k as u32 } };
                 return Step::Ask(Frame::Discard(self), d);
             }
