@@ -97,7 +97,7 @@ impl Game {
         let mut work = self.clone();
         work.log.recording = false;
         work.discard_output = true;
-        work.log.events.clear();
+        work.log.events = Default::default();
         let mut template = work.clone();
         let mut result = BatchResult::default();
         for rep in 0..repetitions {
@@ -128,7 +128,7 @@ impl Game {
                 }
             }
         }
-        template.log.events.clear();
+        template.log.events = Default::default();
         Ok(result)
     }
 }

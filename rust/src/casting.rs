@@ -269,7 +269,9 @@ impl Game {
         let Some(history_len) = cast.filter(|_| self.pending.is_some()) else {
             return Err(illegal("no cast is waiting for a decision, so there is nothing to cancel"));
         };
-        self.history.truncate(history_len);
+        if self.history.len() > history_len {
+            std::sync::Arc::make_mut(&mut self.history).truncate(history_len);
+        }
         self.frames.clear();
         self.pending = None;
         self.partial.clear();

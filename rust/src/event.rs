@@ -107,7 +107,8 @@ pub enum Event {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EventLog {
     pub recording: bool,
-    pub events: Vec<Event>,
+    /// Shared between clones until one of them records more (search clones constantly).
+    pub events: std::sync::Arc<Vec<Event>>,
 }
 
 impl EventLog {
@@ -115,7 +116,7 @@ impl EventLog {
     #[inline]
     pub fn push_with(&mut self, make: impl FnOnce() -> Event) {
         if self.recording {
-            self.events.push(make());
+            std::sync::Arc::make_mut(&mut self.events).push(make());
         }
     }
 }

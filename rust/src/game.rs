@@ -256,10 +256,10 @@ pub struct Game {
     pub(crate) known: Vec<u16>,
     /// The decks, seed and setup of a game made by [`Game::from_decks`], for replays.
     #[serde(default)]
-    pub(crate) origin: Option<crate::replay::Origin>,
+    pub(crate) origin: Option<Arc<crate::replay::Origin>>,
     /// Every decision's answer so far, in order, while the log records (see `replay.rs`).
     #[serde(default)]
-    pub(crate) history: Vec<(u8, Answer)>,
+    pub(crate) history: Arc<Vec<(u8, Answer)>>,
 }
 
 impl Game {
@@ -295,7 +295,7 @@ impl Game {
             pending: None,
             answer: None,
             output: Vec::new(),
-            log: EventLog { recording: true, events: Vec::new() },
+            log: EventLog { recording: true, events: Default::default() },
             outcome: None,
             object_counters: Vec::new(),
             pending_triggers: Vec::new(),
@@ -310,7 +310,7 @@ impl Game {
             partial: Vec::new(),
             known: Vec::new(),
             origin: None,
-            history: Vec::new(),
+            history: Arc::default(),
         })
     }
 
@@ -320,7 +320,7 @@ impl Game {
     pub fn from_decks(decks: &[Vec<String>], seed: u64, setup: &Setup, db: &CardDb) -> Result<Game> {
         let mut game = Game::unshuffled(decks, setup, db)?;
         game.deal(seed, setup)?;
-        game.origin = Some(crate::replay::Origin { decks: decks.to_vec(), seed, setup: setup.clone() });
+        game.origin = Some(Arc::new(crate::replay::Origin { decks: decks.to_vec(), seed, setup: setup.clone() }));
         Ok(game)
     }
 
@@ -476,7 +476,7 @@ impl Game {
     }
 
     pub fn clear_events(&mut self) {
-        self.log.events.clear();
+        self.log.events = Default::default();
     }
 
     pub fn recording(&self) -> bool {
@@ -745,7 +745,7 @@ impl Game {
         let snapshot = self.needs_snapshot().then(|| self.clone());
         let mark = self.history.len();
         if self.log.recording {
-            self.history.push((decision.player, answer.clone()));
+            Arc::make_mut(&mut self.history).push((decision.player, answer.clone()));
         }
         self.pending = None;
         self.partial.clear();
@@ -774,7 +774,9 @@ impl Game {
         match snapshot {
             Some(s) => *self = s,
             None => {
-                self.history.truncate(history_len); // the answers given for it are undone too
+                if self.history.len() > history_len {
+                    Arc::make_mut(&mut self.history).truncate(history_len); // the answers given for it are undone too
+                }
                 self.frames.clear();
                 self.pending = None;
                 self.answer = None;
@@ -1159,7 +1161,7 @@ impl Game {
         self.answer.clone_from(&src.answer);
         self.output.clone_from(&src.output);
         self.log.recording = src.log.recording;
-        self.log.events.clone_from(&src.log.events);
+        self.log.events = src.log.events.clone();
         self.outcome.clone_from(&src.outcome);
         self.object_counters.clone_from(&src.object_counters);
         self.pending_triggers.clone_from(&src.pending_triggers);
@@ -1172,7 +1174,7 @@ impl Game {
         self.partial.clone_from(&src.partial);
         self.known.clone_from(&src.known);
         self.origin.clone_from(&src.origin);
-        self.history.clone_from(&src.history);
+        self.history = src.history.clone();
     }
 }
 

@@ -272,10 +272,17 @@ impl Game {
     /// A readable text for an action at the pending decision: "cast Fractured Sanity",
     /// "kick Monstrous War-Leech with {U}", "put Island on the bottom".
     pub fn describe(&self, a: &LegalAction) -> String {
-        // Texts are shown to the deciding player: a card they can't see stays unnamed.
+        // Texts are shown to the deciding player: a card they can't see stays unnamed, unless
+        // the decision itself shows it to them (a search looks through the library, CR 701.23a).
         let viewer = self.pending.as_ref().map(|d| d.player);
+        let offered = |id: ObjId| match self.pending.as_ref().map(|d| &d.choice) {
+            Some(Choice::Cards { options, .. }) => options.contains(&id),
+            Some(Choice::Scry { cards }) => cards.contains(&id),
+            Some(Choice::Targets { options, .. }) => options.contains(&TargetRef::Object(id)),
+            _ => false,
+        };
         let name = |id: ObjId| match self.slot_of(id) {
-            Ok(s) if viewer.is_none_or(|p| self.sees(p, s)) => self.def_of_slot(s).name.to_string(),
+            Ok(s) if viewer.is_none_or(|p| self.sees(p, s)) || offered(id) => self.def_of_slot(s).name.to_string(),
             Ok(_) => "a hidden card".to_string(),
             Err(_) => format!("object {}", id.0),
         };

@@ -103,7 +103,7 @@ impl Game {
                             None => {
                                 let a = self.auto_answer(&decision)?;
                                 if let (Some(a), true) = (&a, self.log.recording) {
-                                    self.history.push((decision.player, a.clone())); // for replays
+                                    std::sync::Arc::make_mut(&mut self.history).push((decision.player, a.clone())); // for replays
                                 }
                                 a
                             }

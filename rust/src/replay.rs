@@ -47,7 +47,7 @@ impl Game {
     /// This game's replay. An error for a game not made from decks, or one whose log was off
     /// for part of it (its answers weren't all recorded).
     pub fn replay(&self) -> Result<Replay> {
-        let origin = self.origin.clone().ok_or_else(|| invalid("only a game made with from_decks can be replayed (its decks and seed are the start of the replay)"))?;
+        let origin = self.origin.as_deref().cloned().ok_or_else(|| invalid("only a game made with from_decks can be replayed (its decks and seed are the start of the replay)"))?;
         let answers = self.history.iter().map(|(p, a)| Recorded { player: *p, answer: a.clone() }).collect();
         Ok(Replay { format: FORMAT.into(), origin, answers, stood: Some((self.turn, self.step, self.is_over())) })
     }
@@ -68,7 +68,7 @@ impl Game {
         // Answers given while the game was dealt (a card that may begin the game on the
         // battlefield) were given again by the same seeded policies.
         let dealt = g.history.len();
-        if replay.answers.len() < dealt || replay.answers[..dealt].iter().zip(&g.history).any(|(r, (p, a))| r.player != *p || r.answer != *a) {
+        if replay.answers.len() < dealt || replay.answers[..dealt].iter().zip(g.history.iter()).any(|(r, (p, a))| r.player != *p || r.answer != *a) {
             return Err(invalid("the replay's first answers don't match the deal of its decks and seed"));
         }
         for (i, r) in replay.answers.iter().enumerate().skip(dealt) {

@@ -144,7 +144,7 @@ impl Game {
             self.object_counters.retain(|(s, _)| !milled.iter().any(|m| m.slot() == *s)); // CR 122.2
         }
         if self.log.recording && k > 0 {
-            self.log.events.push(Event::Milled { player: p, cards: milled.clone() });
+            std::sync::Arc::make_mut(&mut self.log.events).push(Event::Milled { player: p, cards: milled.clone() });
         }
         if k > 0 {
             self.fire(crate::trigger::TriggerEvent::LibraryToGraveyard { player: p, cards: &milled });
@@ -163,7 +163,7 @@ impl Game {
             milled.push(self.move_slot(slot, ZoneKind::Graveyard, crate::zone::Position::Top));
         }
         if self.log.recording && k > 0 {
-            self.log.events.push(Event::Milled { player: p, cards: milled.clone() });
+            std::sync::Arc::make_mut(&mut self.log.events).push(Event::Milled { player: p, cards: milled.clone() });
         }
         if k > 0 {
             self.fire(crate::trigger::TriggerEvent::LibraryToGraveyard { player: p, cards: &milled });
