@@ -168,7 +168,17 @@ impl Game {
             Choice::Actions { options } => out.extend(options.iter().map(|&action| LegalAction::Priority { action })),
             Choice::YesNo => out.extend([LegalAction::Yes, LegalAction::No]),
             Choice::Number { min, max } => out.extend((*min..=*max).map(|n| LegalAction::Number { n })),
-            Choice::Cards { options, min, max } => select(options.iter().map(|&object| LegalAction::Pick { object }).collect(), *min, *max),
+            Choice::Cards { options, min, max } => {
+                select(options.iter().map(|&object| LegalAction::Pick { object }).collect(), *min, *max);
+                // Paying mana by hand: "done" only once the chosen sources (and the pool) pay.
+                if d.purpose == Purpose::PayMana && out.last() == Some(&LegalAction::Done) {
+                    let chosen: Vec<ObjId> = picked.iter().filter_map(|a| if let LegalAction::Pick { object } = a { Some(*object) } else { None }).collect();
+                    let pays = self.frames.iter().rev().find_map(|f| if let Frame::Cast(c) = f { Some(c.check_payment(self, &chosen).is_ok()) } else { None });
+                    if pays == Some(false) {
+                        out.pop();
+                    }
+                }
+            }
             Choice::Targets { options, min, max } => select(options.iter().map(|&t| target_action(t)).collect(), *min, *max),
             Choice::Modes { count: modes, min, max } => select((0..*modes).map(|mode| LegalAction::PickMode { mode }).collect(), *min, *max),
             // Every one placed; the last is placed by itself (see `take`).
