@@ -1225,13 +1225,6 @@ def test_no_selection_once_the_game_is_over() -> None:
     assert g.selection == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=mtgsim.InvalidArgumentError,
-    reason="BUG: in a 3-player game, when the active player concedes at a decision made while a spell "
-    "resolves, the game is left with nothing pending, not over and nobody holding priority: "
-    "play() raises 'nobody has priority' (pass_priority/next_turn fail too), so it can't go on",
-)
 def test_a_multiplayer_game_goes_on_after_the_deciding_player_concedes() -> None:  # CR 104.3a, 800.4a
     g = manual_game(3)
     for p in range(3):

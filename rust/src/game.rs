@@ -727,6 +727,12 @@ impl Game {
             self.partial.clear();
             self.answer = None;
             self.output.clear();
+            // The game goes on (CR 800.4a): if it stopped mid-resolution, the next player in
+            // turn order receives priority.
+            if self.outcome.is_none() && self.priority.is_none() {
+                let next = self.next_live_player(p);
+                self.give_priority(next);
+            }
         }
         Ok(())
     }
