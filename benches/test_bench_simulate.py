@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 from conftest import RESULTS, TARGETS, record
+from test_simulate_conditions_and_positions import first_legal  # the built-in 'first' policy, in Python
 
 import mtgsim
 
@@ -33,31 +34,13 @@ def test_simulate_two_workers(benchmark: Any, rounds: int) -> None:
 SLOW_GAMES = 40
 
 
-def _first_legal(game: mtgsim.Game, d: mtgsim.Decision) -> Any:
-    """The built-in 'first' policy written in Python: the same answers, from a callback."""
-    k = d.kind
-    if k == "action":
-        return 0
-    if k == "scry":
-        return (d.cards, [])
-    if k == "yes_no":
-        return True
-    if k == "number":
-        return d.max
-    if k == "order":
-        return d.options
-    if k == "modes":
-        return list(range(max(d.min, 1)))
-    return d.options[: d.max]
-
-
 def test_simulate_builtin_first_policy(benchmark: Any, rounds: int) -> None:
     benchmark.pedantic(lambda: mtgsim.simulate(games=SLOW_GAMES * 10, seed=1, policies="first", max_turns=20, workers=1), rounds=max(3, rounds // 3), iterations=1)
     record("whole game, 'first' policy in Rust", "batch", benchmark, SLOW_GAMES * 10)
 
 
 def test_simulate_python_callback_policy(benchmark: Any, rounds: int) -> None:
-    benchmark.pedantic(lambda: mtgsim.simulate(games=SLOW_GAMES, seed=1, policies=_first_legal, max_turns=20), rounds=max(3, rounds // 3), iterations=1)
+    benchmark.pedantic(lambda: mtgsim.simulate(games=SLOW_GAMES, seed=1, policies=first_legal, max_turns=20), rounds=max(3, rounds // 3), iterations=1)
     record("whole game, 'first' as a Python callback", "per call", benchmark, SLOW_GAMES)
     fast = RESULTS.get("whole game, 'first' policy in Rust", {}).get("batch")
     slow = RESULTS["whole game, 'first' as a Python callback"].get("per call")
