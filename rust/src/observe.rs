@@ -48,12 +48,14 @@ impl Game {
 
     /// After a shuffle nobody knows which card is where in that library.
     pub(crate) fn forget_library_order(&mut self, p: u8) {
-        if self.known.is_empty() {
+        let known = &mut self.known;
+        if known.is_empty() {
             return;
         }
-        for k in 0..self.players[p as usize].library.len() {
-            let s = self.players[p as usize].library[k];
-            self.set_known(s, 0);
+        for &s in &self.players[p as usize].library {
+            if let Some(k) = known.get_mut(s as usize) {
+                *k = 0;
+            }
         }
     }
 
