@@ -92,7 +92,16 @@ def test_only_games_from_decks_have_replays() -> None:
 
 def test_a_cancelled_cast_leaves_nothing_in_the_record() -> None:  # CR 733
     g = Game.from_decks(list(mtgsim.EXAMPLE_DECKS), seed=2)
+    g.add_cards(0, "battlefield", ["Island", "Island", "Forest"])
+    (jo,) = g.add_cards(0, "hand", ["Joint Exploration"])
+    g.set_auto_pay(0, False)
+    g.set_policy(0, "manual")
     before = g.replay()["answers"]
+    g.cast(jo)
+    g.answer(True)  # kicked: recorded while the cast goes on
+    assert g.pending is not None and g.pending.purpose == "pay_mana"
+    assert g.replay()["answers"] == before + [{"player": 0, "answer": {"type": "yes_no", "yes": True}}]
+    g.cancel()
     assert g.replay()["answers"] == before
 
 

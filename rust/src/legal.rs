@@ -203,12 +203,13 @@ impl Game {
         if !legal.contains(&action) {
             return Err(illegal(format!("{} is not a legal action now (the legal ones: {})", self.describe(&action), legal.iter().map(|a| self.describe(a)).collect::<Vec<_>>().join("; "))));
         }
-        let d = self.pending.as_ref().expect("checked").clone();
+        // Worked out from the decision in place; only the selection kept changes the game here.
+        let d = self.pending.as_ref().expect("checked");
         let answer = match (&d.choice, action) {
-            (Choice::Actions { options }, LegalAction::Priority { action }) => Some(Answer::Action { index: options.iter().position(|&o| o == action).expect("legal") as u32 }),
-            (Choice::YesNo, a) => Some(Answer::YesNo { yes: a == LegalAction::Yes }),
-            (Choice::Number { .. }, LegalAction::Number { n }) => Some(Answer::Number { n }),
-            (_, LegalAction::Done) => Some(self.selection_answer(&d, &self.partial)),
+            (Choice::Actions { options }, LegalAction::Priority { action }) => Ok(Answer::Action { index: options.iter().position(|&o| o == action).expect("legal") as u32 }),
+            (Choice::YesNo, a) => Ok(Answer::YesNo { yes: a == LegalAction::Yes }),
+            (Choice::Number { .. }, LegalAction::Number { n }) => Ok(Answer::Number { n }),
+            (_, LegalAction::Done) => Ok(self.selection_answer(d, &self.partial)),
             (choice, a) => {
                 let mut sel = self.partial.clone();
                 sel.push(a);
@@ -227,15 +228,18 @@ impl Game {
                             sel.push(LegalAction::Pick { object: last });
                         }
                     }
-                    Some(self.selection_answer(&d, &sel))
+                    Ok(self.selection_answer(d, &sel))
                 } else {
-                    self.partial = sel;
-                    None
+                    Err(sel) // not finished: the selection so far
                 }
             }
         };
         match answer {
-            Some(a) => {
+            Err(sel) => {
+                self.partial = sel;
+                Ok(Progress::Paused)
+            }
+            Ok(a) => {
                 let partial = std::mem::take(&mut self.partial);
                 self.answer(a).inspect_err(|_| self.partial = partial)?;
                 // Play on to the next decision nobody inside the engine answers (or the end).
@@ -244,7 +248,6 @@ impl Game {
                 }
                 Ok(if self.pending.is_some() { Progress::Paused } else { Progress::Done(Vec::new()) })
             }
-            None => Ok(Progress::Paused),
         }
     }
 
@@ -382,7 +385,6 @@ impl Game {
         let mut child = self.clone();
         for a in self.legal_actions()? {
             child.reset_from(self);
-            child.partial.clone_from(&self.partial);
             child.take(a)?;
             total += child.perft(depth - 1)?;
         }

@@ -86,7 +86,7 @@ impl PriorityProc {
         let Some(p) = g.priority else { return Step::Done };
         if g.answers_itself(p, crate::policy::Policy::Goldfish) {
             // The goldfish's choice, worked out without listing every action first.
-            let action = g.goldfish_action(p, &self.failed);
+            let action = g.goldfish_action(p, |a| !self.failed.contains(a));
             return self.take(g, action);
         }
         let mut options = g.priority_actions(p);

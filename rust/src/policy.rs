@@ -178,7 +178,7 @@ impl Clone for Seat {
 
 impl crate::game::Game {
     /// The goldfish's priority action (see [`Policy::Goldfish`]), among those `allowed`.
-    pub(crate) fn goldfish_action(&self, p: u8, failed: &[PriorityAction]) -> PriorityAction {
+    pub(crate) fn goldfish_action(&self, p: u8, allowed: impl Fn(&PriorityAction) -> bool) -> PriorityAction {
         use crate::card::CardType;
         let hand = &self.players[p as usize].hand;
         let sorcery_time = self.step.is_main() && self.active == p && self.stack.is_empty();
@@ -191,7 +191,7 @@ impl crate::game::Game {
         let (mut loyalty, mut cycling) = (None, None);
         let mut chosen = None;
         self.visit_priority_actions(p, |a| {
-            if failed.contains(&a) {
+            if !allowed(&a) {
                 return false;
             }
             match a {
@@ -219,8 +219,7 @@ impl crate::game::Game {
     pub(crate) fn goldfish_answer(&self, d: &Decision) -> Option<Answer> {
         match &d.choice {
             Choice::Actions { options } => {
-                let failed: Vec<PriorityAction> = self.priority_actions(d.player).into_iter().filter(|a| !options.contains(a)).collect();
-                let action = self.goldfish_action(d.player, &failed);
+                let action = self.goldfish_action(d.player, |a| options.contains(a));
                 Some(Answer::Action { index: options.iter().position(|&a| a == action).unwrap_or(0) as u32 })
             }
             Choice::Scry { cards } => {
