@@ -21,6 +21,22 @@ use crate::stack::StackItem;
 use crate::target::TargetRef;
 use crate::zone::{Zone, ZoneKind};
 
+/// Why an activation may not begin (CR 602.2, 602.5); see [`Game::refusal_error`] for what each
+/// means.
+#[derive(Copy, Clone, Debug)]
+enum Refusal {
+    Zone,
+    Prohibited,
+    Timing,
+    LoyaltyUsed,
+    Loyalty,
+    Tapped,
+    Untapped,
+    SummoningSick,
+    Counters,
+    Life,
+}
+
 /// Which ability of its source an ability on the stack is.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -134,7 +150,7 @@ impl Game {
     pub(crate) fn could_activate(&self, p: u8, slot: u32, index: usize) -> bool {
         let def = self.def_of_slot(slot);
         let a = &def.rules.activated[index];
-        if self.check_activation(p, slot, a).is_err() {
+        if self.activation_refusal(p, slot, a).is_some() {
             return false;
         }
         if a.targets.iter().any(|t| !t.up_to && (self.target_options(t, p, None).len() as u32) < t.count) {
@@ -162,60 +178,75 @@ impl Game {
         if to_pay.symbols.is_empty() {
             return true;
         }
-        let mut sources = self.mana_sources(p);
-        if a.cost.tap || a.cost.untap {
-            sources.retain(|s| s.id != self.id_of(slot).0);
-        }
-        solve(&to_pay, &self.players[p as usize].pool, &sources).is_some()
+        let except = (a.cost.tap || a.cost.untap).then(|| self.id_of(slot).0);
+        self.can_pay_mana(p, &to_pay, except)
     }
 
     /// Whether `p` may begin to activate this ability of the object in `slot` now.
     fn check_activation(&self, p: u8, slot: u32, ability: &ActivatedAbility) -> Result<()> {
+        match self.activation_refusal(p, slot, ability) {
+            None => Ok(()),
+            Some(r) => Err(self.refusal_error(p, slot, ability, r)),
+        }
+    }
+
+    /// Why `p` may not begin this activation now, if they may not: the test alone, with no
+    /// message built, since the goldfish asks it of every ability on every priority.
+    fn activation_refusal(&self, p: u8, slot: u32, ability: &ActivatedAbility) -> Option<Refusal> {
         let o = self.objects[slot as usize];
-        let def = self.def_of_slot(slot);
         let (ok_zone, whose) = match ability.zone {
             ZoneKind::Battlefield => (o.zone.kind == ZoneKind::Battlefield, o.controller),
             zone => (o.zone.kind == zone, o.owner),
         };
-        if !ok_zone || whose != p {
-            return Err(illegal(format!("player {p} can activate this ability of {} only from their own {}; it is in {}", def.name, ability.zone.name(), o.zone)));
-        }
-        // CR 602.5: a prohibited ability can't even be begun.
-        if ability.cycling && self.battlefield.iter().any(|&s| self.def_of_slot(s).rules.statics.contains(&StaticAbility::ProhibitCycling)) {
-            return Err(illegal(format!("players can't cycle cards now, so {} can't be cycled (CR 602.5)", def.name)));
-        }
         let cost = &ability.cost;
-        if (ability.sorcery_speed || cost.loyalty.is_some()) && !(self.step.is_main() && self.active == p && self.stack.is_empty()) {
-            return Err(illegal(format!("this ability of {} can be activated only any time you could cast a sorcery (CR 602.5d, 606.3)", def.name)));
-        }
-        if cost.loyalty.is_some() && self.loyalty_activated.contains(&self.id_of(slot)) {
-            return Err(illegal(format!("a loyalty ability of {} was already activated this turn (CR 606.3)", def.name)));
-        }
-        if let Some(l) = cost.loyalty.filter(|&l| l < 0) {
-            let have = self.counters_on(slot).map_or(0, |c| c.get("loyalty"));
-            if have < l.unsigned_abs() {
-                return Err(Error::CannotPay(format!("{} has {have} loyalty and can't pay {l} (CR 606.4)", def.name)));
+        let loyalty = || self.counters_on(slot).map_or(0, |c| c.get("loyalty"));
+        let refusal = if !ok_zone || whose != p {
+            Refusal::Zone
+        } else if ability.cycling && self.battlefield.iter().any(|&s| self.def_of_slot(s).rules.statics.contains(&StaticAbility::ProhibitCycling)) {
+            Refusal::Prohibited // CR 602.5: a prohibited ability can't even be begun
+        } else if (ability.sorcery_speed || cost.loyalty.is_some()) && !(self.step.is_main() && self.active == p && self.stack.is_empty()) {
+            Refusal::Timing
+        } else if cost.loyalty.is_some() && self.loyalty_activated.contains(&self.id_of(slot)) {
+            Refusal::LoyaltyUsed
+        } else if cost.loyalty.is_some_and(|l| l < 0 && loyalty() < l.unsigned_abs()) {
+            Refusal::Loyalty
+        } else if cost.tap && o.tapped {
+            Refusal::Tapped
+        } else if cost.untap && !o.tapped {
+            Refusal::Untapped
+        } else if (cost.tap || cost.untap) && self.def_of_slot(slot).is(CardType::Creature) && o.zone.kind == ZoneKind::Battlefield && self.summoning_sick(slot) {
+            Refusal::SummoningSick
+        } else if cost.remove_counters.as_ref().is_some_and(|(kind, n)| self.counters_on(slot).map_or(0, |c| c.get(kind)) < *n) {
+            Refusal::Counters
+        } else if cost.pay_life as i64 > self.players[p as usize].life as i64 {
+            Refusal::Life
+        } else {
+            return None;
+        };
+        Some(refusal)
+    }
+
+    /// The error saying why an activation was refused.
+    fn refusal_error(&self, p: u8, slot: u32, ability: &ActivatedAbility, r: Refusal) -> Error {
+        let o = self.objects[slot as usize];
+        let name = &self.def_of_slot(slot).name;
+        let cost = &ability.cost;
+        let counters = |kind: &str| self.counters_on(slot).map_or(0, |c| c.get(kind));
+        match r {
+            Refusal::Zone => illegal(format!("player {p} can activate this ability of {name} only from their own {}; it is in {}", ability.zone.name(), o.zone)),
+            Refusal::Prohibited => illegal(format!("players can't cycle cards now, so {name} can't be cycled (CR 602.5)")),
+            Refusal::Timing => illegal(format!("this ability of {name} can be activated only any time you could cast a sorcery (CR 602.5d, 606.3)")),
+            Refusal::LoyaltyUsed => illegal(format!("a loyalty ability of {name} was already activated this turn (CR 606.3)")),
+            Refusal::Loyalty => Error::CannotPay(format!("{name} has {} loyalty and can't pay {} (CR 606.4)", counters("loyalty"), cost.loyalty.unwrap_or(0))),
+            Refusal::Tapped => Error::CannotPay(format!("{name} is already tapped")),
+            Refusal::Untapped => Error::CannotPay(format!("{name} is already untapped, so {{Q}} can't be paid")),
+            Refusal::SummoningSick => Error::CannotPay(format!("{name} hasn't been under its controller's control since their most recent turn began (CR 302.6)")),
+            Refusal::Counters => {
+                let (kind, n) = cost.remove_counters.as_ref().expect("refused for its counters");
+                Error::CannotPay(format!("{name} has {} {kind} counter(s), not {n}", counters(kind)))
             }
+            Refusal::Life => Error::CannotPay(format!("player {p} has {} life and can't pay {} (CR 119.4)", self.players[p as usize].life, cost.pay_life)),
         }
-        if cost.tap && o.tapped {
-            return Err(Error::CannotPay(format!("{} is already tapped", def.name)));
-        }
-        if cost.untap && !o.tapped {
-            return Err(Error::CannotPay(format!("{} is already untapped, so {{Q}} can't be paid", def.name)));
-        }
-        if (cost.tap || cost.untap) && def.is(CardType::Creature) && o.zone.kind == ZoneKind::Battlefield && self.summoning_sick(slot) {
-            return Err(Error::CannotPay(format!("{} hasn't been under its controller's control since their most recent turn began (CR 302.6)", def.name)));
-        }
-        if let Some((kind, n)) = &cost.remove_counters {
-            let have = self.counters_on(slot).map_or(0, |c| c.get(kind));
-            if have < *n {
-                return Err(Error::CannotPay(format!("{} has {have} {kind} counter(s), not {n}", def.name)));
-            }
-        }
-        if cost.pay_life as i64 > self.players[p as usize].life as i64 {
-            return Err(Error::CannotPay(format!("player {p} has {} life and can't pay {} (CR 119.4)", self.players[p as usize].life, cost.pay_life)));
-        }
-        Ok(())
     }
 
     /// Cycles `card` from hand: activates its first cycling ability (CR 702.29).

@@ -77,6 +77,9 @@ pub struct CardDef {
     /// Printed power and toughness as text (`"2"`, `"*"`, `"1+*"`); `None` for non-creatures.
     pub power: Option<Box<str>>,
     pub toughness: Option<Box<str>>,
+    /// The printed power and toughness as numbers, read once: a `*` counts as 0 (its value
+    /// comes from a characteristic-defining ability, CR 208.2), as does a missing one.
+    pub printed_pt: (i64, i64),
     pub loyalty: Option<Box<str>>,
     pub type_line: Box<str>,
     pub text: Box<str>,
@@ -176,6 +179,11 @@ impl From<CardDef> for CardRecord {
             rules: (d.explicit_rules || !d.rules.is_empty()).then_some(d.rules),
         }
     }
+}
+
+/// A printed power or toughness as a number (`"*"`, `"1+*"` and a missing value count as 0).
+fn printed_number(v: Option<&str>) -> i64 {
+    v.and_then(|s| s.trim().parse::<i64>().ok()).unwrap_or(0)
 }
 
 /// The names of the tokens a card's instructions create (each must be a token definition in
@@ -333,6 +341,7 @@ impl CardDef {
             mana_cost,
             types,
             supertypes,
+            printed_pt: (printed_number(r.power.as_deref()), printed_number(r.toughness.as_deref())),
             power: r.power.map(Into::into),
             toughness: r.toughness.map(Into::into),
             loyalty: r.loyalty.map(Into::into),

@@ -614,7 +614,7 @@ impl Game {
             }
         }
         let cost = CostToPay { symbols, x: 0, life_available: self.players[p as usize].life as i64 };
-        let payable = solve(&cost, &self.players[p as usize].pool, &self.mana_sources(p)).is_some();
+        let payable = self.can_pay_mana(p, &cost, None);
         Ok((cost.symbols, payable))
     }
 

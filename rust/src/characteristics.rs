@@ -10,7 +10,7 @@ use crate::rules::{PowerToughness, StaticAbility};
 impl Game {
     /// Power of the permanent in `slot` (see [`Game::toughness_of`]).
     pub(crate) fn power_of(&self, slot: u32) -> i64 {
-        let base = self.defined_power_toughness(slot).unwrap_or_else(|| printed(self.def_of_slot(slot).power.as_deref()));
+        let base = self.defined_power_toughness(slot).unwrap_or_else(|| self.def_of_slot(slot).printed_pt.0);
         let (p, _) = self.modifications(slot, &self.pt_sources());
         base + p
     }
@@ -24,7 +24,7 @@ impl Game {
     /// [`Game::toughness_of`] with the permanents whose statics change other creatures' power
     /// and toughness found beforehand ([`Game::pt_sources`]), for scans over many creatures.
     pub(crate) fn toughness_with(&self, slot: u32, sources: &[u32]) -> i64 {
-        let base = self.defined_power_toughness(slot).unwrap_or_else(|| printed(self.def_of_slot(slot).toughness.as_deref()));
+        let base = self.defined_power_toughness(slot).unwrap_or_else(|| self.def_of_slot(slot).printed_pt.1);
         let (_, t) = self.modifications(slot, sources);
         base + t
     }
@@ -88,8 +88,4 @@ impl Game {
         let slot = self.slot_of(id)?;
         Ok((self.power_of(slot), self.toughness_of(slot)))
     }
-}
-
-fn printed(v: Option<&str>) -> i64 {
-    v.and_then(|s| s.trim().parse::<i64>().ok()).unwrap_or(0)
 }

@@ -47,7 +47,14 @@ impl Game {
         out.extend(self.mana_sources_iter(p));
     }
 
-    fn mana_sources_iter(&self, p: u8) -> impl Iterator<Item = ManaSource> + '_ {
+    /// Whether `p` can pay `cost` from their pool and untapped sources (leaving out the
+    /// source `except`, whose ability's cost taps it).
+    pub(crate) fn can_pay_mana(&self, p: u8, cost: &crate::payment::CostToPay, except: Option<u64>) -> bool {
+        let sources = self.mana_sources_iter(p).filter(move |s| Some(s.id) != except);
+        crate::payment::can_pay(cost, &self.players[p as usize].pool, sources)
+    }
+
+    fn mana_sources_iter(&self, p: u8) -> impl Iterator<Item = ManaSource> + Clone + '_ {
         self.battlefield
             .iter()
             .filter(move |&&s| {

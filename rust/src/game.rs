@@ -225,6 +225,15 @@ pub struct Game {
     /// turn this off so the buffer is reused instead of handed over.
     #[serde(skip)]
     pub(crate) discard_output: bool,
+    /// Played by the engine alone (bulk runs): nothing outside it changes the game between
+    /// actions, so a state checked once stays checked until an action changes it.
+    #[serde(skip)]
+    pub(crate) unattended: bool,
+    /// In unattended play, the action just taken was a pass that only handed priority on:
+    /// nothing changed since the state-based actions were last checked, so the check is
+    /// skipped once (it would find what it found then: nothing).
+    #[serde(skip)]
+    pub(crate) quiet_pass: bool,
     /// Delayed triggered abilities not yet triggered (CR 603.7).
     #[serde(default)]
     pub(crate) delayed: Vec<crate::trigger::Delayed>,
@@ -302,6 +311,8 @@ impl Game {
             delayed: Vec::new(),
             source_buf: Vec::new(),
             discard_output: false,
+            unattended: false,
+            quiet_pass: false,
             losers: Vec::new(),
             triggered_this_turn: Vec::new(),
             loyalty_activated: Vec::new(),

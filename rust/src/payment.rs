@@ -366,6 +366,40 @@ pub fn solve(cost: &CostToPay, pool: &ManaPool, sources: &[ManaSource]) -> Optio
     solve_general(cost, pool, sources, None).ok()
 }
 
+/// Whether `cost` can be paid from `pool` and `sources` — [`solve`]'s answer without building
+/// the payment. When every source makes a single type of mana and the cost has no hybrid or
+/// Phyrexian symbols, counting decides it: each type's supply covers its own symbols and
+/// whatever is left covers the generic part.
+pub fn can_pay(cost: &CostToPay, pool: &ManaPool, sources: impl Iterator<Item = ManaSource> + Clone) -> bool {
+    if let Some((need, generic)) = simple_needs(cost) {
+        let mut have = [0u64; 6];
+        let mut single = true;
+        for s in sources.clone() {
+            match s.options.len() {
+                0 => {}
+                1 => have[s.options.first().expect("one type").index()] += s.amount as u64,
+                _ => {
+                    single = false;
+                    break;
+                }
+            }
+        }
+        if single {
+            let mut spare = 0u64;
+            for t in 0..6 {
+                let supply = have[t] + pool.amounts[t] as u64;
+                if need[t] > supply {
+                    return false;
+                }
+                spare += supply - need[t];
+            }
+            return spare >= generic;
+        }
+    }
+    let sources: Vec<ManaSource> = sources.collect();
+    solve(cost, pool, &sources).is_some()
+}
+
 /// Checks a payment whose sources the player chose: tapping exactly the sources in `chosen`
 /// (each at most once, CR 118.3) plus mana from the pool must pay `cost`. Returns the full
 /// payment (every chosen source appears in `taps`, with the types chosen for them; mana they

@@ -105,7 +105,10 @@ impl PriorityProc {
                 g.frames.push(frame);
                 Step::Done
             }
-            Ok(None) => Step::Done,
+            Ok(None) => {
+                g.quiet_pass = action == PriorityAction::Pass && g.unattended && g.priority.is_some();
+                Step::Done
+            }
             Err(e) => Step::Fail(e),
         }
     }
@@ -124,7 +127,7 @@ impl Game {
     /// play, then the spells in hand they may cast and can pay for (unkicked).
     pub fn priority_actions(&self, p: u8) -> Vec<PriorityAction> {
         let mut out = vec![PriorityAction::Pass];
-        self.visit_priority_actions(p, |a| {
+        self.visit_priority_actions(p, Some(&|_| true), |a| {
             out.push(a);
             false
         });
@@ -133,8 +136,9 @@ impl Game {
 
     /// Calls `visit` with each action `p` may take now besides passing, in the order of
     /// [`Game::priority_actions`], until it returns true. Each is worked out only when reached,
-    /// so a policy that takes the first of a kind stops early.
-    pub(crate) fn visit_priority_actions(&self, p: u8, mut visit: impl FnMut(PriorityAction) -> bool) {
+    /// so a policy that takes the first of a kind stops early. Activated abilities are visited
+    /// only if `considers` is given, and only those it accepts are worked out.
+    pub(crate) fn visit_priority_actions(&self, p: u8, considers: Option<&dyn Fn(&crate::rules::ActivatedAbility) -> bool>, mut visit: impl FnMut(PriorityAction) -> bool) {
         if self.priority != Some(p) || self.is_over() {
             return;
         }
@@ -168,9 +172,10 @@ impl Game {
             }
         }
         // Activated abilities they could begin and pay for: cycling in hand, permanents'.
+        let Some(considers) = considers else { return };
         for &slot in hand.iter().chain(self.battlefield.iter()) {
-            for i in 0..self.def_of_slot(slot).rules.activated.len() {
-                if self.could_activate(p, slot, i) && visit(PriorityAction::Activate { source: self.id_of(slot), index: i as u16 }) {
+            for (i, a) in self.def_of_slot(slot).rules.activated.iter().enumerate() {
+                if considers(a) && self.could_activate(p, slot, i) && visit(PriorityAction::Activate { source: self.id_of(slot), index: i as u16 }) {
                     return;
                 }
             }

@@ -182,15 +182,20 @@ impl crate::game::Game {
         use crate::card::CardType;
         let hand = &self.players[p as usize].hand;
         let sorcery_time = self.step.is_main() && self.active == p && self.stack.is_empty();
-        let lacks_lands = !hand.iter().any(|&s| self.def_of_slot(s).is(CardType::Land));
-        let lacks_spells = !hand.iter().any(|&s| {
-            let d = self.def_of_slot(s);
-            !d.is(CardType::Land) && !d.rules.activated.iter().any(|a| a.cycling)
-        });
-        let cycle = sorcery_time && (lacks_lands || lacks_spells);
+        let cycle = sorcery_time && {
+            let lacks_lands = !hand.iter().any(|&s| self.def_of_slot(s).is(CardType::Land));
+            let lacks_spells = !hand.iter().any(|&s| {
+                let d = self.def_of_slot(s);
+                !d.is(CardType::Land) && !d.rules.activated.iter().any(|a| a.cycling)
+            });
+            lacks_lands || lacks_spells
+        };
+        // Only a + loyalty ability (sorcery speed, CR 606.3) or, when it wants to, cycling
+        // are worth asking whether they could be activated.
+        let considers = |a: &crate::rules::ActivatedAbility| a.cost.loyalty.is_some_and(|l| l >= 0) || (cycle && a.cycling);
         let (mut loyalty, mut cycling) = (None, None);
         let mut chosen = None;
-        self.visit_priority_actions(p, |a| {
+        self.visit_priority_actions(p, sorcery_time.then_some(&considers as &dyn Fn(&crate::rules::ActivatedAbility) -> bool), |a| {
             if !allowed(&a) {
                 return false;
             }
@@ -201,9 +206,11 @@ impl crate::game::Game {
                 }
                 PriorityAction::Activate { source, index } => {
                     let ability = &self.def_of_slot(source.slot()).rules.activated[index as usize];
-                    if ability.cost.loyalty.is_some_and(|l| l >= 0) && loyalty.is_none() {
+                    if ability.cost.loyalty.is_some() {
                         loyalty = Some(a);
-                    } else if cycle && ability.cycling && cycling.is_none() {
+                        return true; // before any cycling
+                    }
+                    if cycling.is_none() {
                         cycling = Some(a);
                     }
                     false

@@ -121,7 +121,9 @@ impl Game {
             }
             // CR 117.5: before a player receives priority, state-based actions (the legend
             // rule among them, which asks which permanent to keep), then triggers.
-            self.check_state_based_actions();
+            if !std::mem::take(&mut self.quiet_pass) {
+                self.check_state_based_actions();
+            }
             if self.outcome.is_none() && self.legendary_entered {
                 if self.legend_rule_applies() {
                     self.frames.push(Frame::LegendRule(LegendRuleProc::new()));

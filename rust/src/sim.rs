@@ -250,6 +250,7 @@ impl Simulation {
     fn prepare(&self, template: &mut Game) -> Result<()> {
         template.set_recording(false);
         template.discard_output = true;
+        template.unattended = true;
         for (p, &policy) in self.policies.iter().enumerate() {
             template.set_policy(p, policy)?;
         }
@@ -290,6 +291,9 @@ impl Simulation {
         first.resize(self.record.len(), 0);
         let mut state = crate::play::PlayState::new(g);
         let mut stopped = None;
+        // Unattended play skips re-checking a state already checked, so it starts from one
+        // that is (a position may not be; a player is about to receive priority, CR 117.5).
+        g.check_state_based_actions();
         loop {
             for (k, c) in self.record.iter().enumerate() {
                 if first[k] == 0 && c.holds(g) {
