@@ -273,7 +273,7 @@ impl Game {
     /// applied (generic only, CR 601.2f).
     fn ability_mana(&self, p: u8, ability: &ActivatedAbility, x: u32) -> CostToPay {
         // CR 601.2f: X's value is part of the total cost before reductions apply.
-        let mut symbols: Vec<ManaSymbol> =
+        let mut symbols: crate::payment::Symbols =
             ability.cost.mana.as_ref().map(|m| m.symbols().iter().map(|&s| if s == ManaSymbol::X { ManaSymbol::Generic(x) } else { s }).collect()).unwrap_or_default();
         if ability.cycling {
             // "Cost up to {N} less": all of it.
@@ -295,7 +295,7 @@ impl Game {
 }
 
 /// Removes up to `n` generic mana from a cost (CR 601.2f: reductions reduce only generic mana).
-pub(crate) fn reduce_generic(symbols: &mut Vec<ManaSymbol>, mut n: u32) {
+pub(crate) fn reduce_generic(symbols: &mut crate::payment::Symbols, mut n: u32) {
     for s in symbols.iter_mut() {
         if let ManaSymbol::Generic(g) = s {
             let cut = (*g).min(n);
@@ -491,8 +491,7 @@ impl Game {
         // CR 602.2i: activated once every cost is paid.
         let (source, cycling) = (a.source, ability.cycling);
         self.log.push_with(|| Event::AbilityActivated { player: p, source, ability: ability_id, cycling });
-        self.check_state_based_actions();
-        self.give_priority(p);
+        self.priority_to(p);
         ability_id
     }
 }

@@ -80,6 +80,8 @@ pub struct CardDef {
     /// The printed power and toughness as numbers, read once: a `*` counts as 0 (its value
     /// comes from a characteristic-defining ability, CR 208.2), as does a missing one.
     pub printed_pt: (i64, i64),
+    /// The mana value of its mana cost (CR 202.3), read once.
+    pub mana_value: u32,
     pub loyalty: Option<Box<str>>,
     pub type_line: Box<str>,
     pub text: Box<str>,
@@ -331,6 +333,7 @@ impl CardDef {
         let subtypes: Box<[Box<str>]> = subtypes.into_iter().map(Into::into).collect();
         let explicit_rules = has_rules || !rules.is_empty();
         Ok(CardDef {
+            mana_value: mana_cost.mana_value(),
             mana: ManaProfile::of(&subtypes, &rules),
             subtypes,
             rules,
@@ -352,7 +355,7 @@ impl CardDef {
     }
 
     pub fn mana_value(&self) -> u32 {
-        self.mana_cost.mana_value()
+        self.mana_value
     }
 
     pub fn is(&self, t: CardType) -> bool {

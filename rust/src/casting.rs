@@ -583,7 +583,7 @@ impl CastProc {
         st.kicks += cast.total_kicks();
         g.log.push_with(|| Event::SpellCast { player: p, spell, kicks: cast.kicks, granted_kicks: cast.granted_kicks, x: cast.x, targets });
         g.fire_spell_cast(p, spell); // CR 601.2i: "when you cast" triggers see it now
-        g.give_priority(p);
+        g.priority_to(p);
         g.output.push(spell);
         Step::Done
     }
@@ -615,7 +615,7 @@ impl Game {
         }
         let cost = CostToPay { symbols, x: 0, life_available: self.players[p as usize].life as i64 };
         let payable = self.can_pay_mana(p, &cost, None);
-        Ok((cost.symbols, payable))
+        Ok((cost.symbols.into_vec(), payable))
     }
 
     /// Whether the spell or permanent was kicked (CR 702.33d), and how: Ertai's Trickery and

@@ -2,42 +2,69 @@
 //! through the layers (CR 613.4): characteristic-defining abilities (7a), then modifications
 //! from static abilities, "until end of turn" effects and counters (7c).
 
+use smallvec::SmallVec;
+
 use crate::card::CardType;
+use crate::filter::Filter;
 use crate::game::Game;
 use crate::object::Object;
 use crate::rules::{PowerToughness, StaticAbility};
+
+/// One permanent's static bonus to other creatures' power and toughness ("other Elf creatures
+/// you control get +1/+1 for each +1/+1 counter on this"), with its size worked out once for a
+/// scan over many creatures.
+pub(crate) struct PtBonus<'a> {
+    source: u32,
+    controller: u8,
+    filter: &'a Filter,
+    amount: i64,
+}
 
 impl Game {
     /// Power of the permanent in `slot` (see [`Game::toughness_of`]).
     pub(crate) fn power_of(&self, slot: u32) -> i64 {
         let base = self.defined_power_toughness(slot).unwrap_or_else(|| self.def_of_slot(slot).printed_pt.0);
-        let (p, _) = self.modifications(slot, &self.pt_sources());
+        let (p, _) = self.modifications(slot, &self.pt_bonuses());
         base + p
     }
 
     /// Toughness of the permanent in `slot`: layer 7a (a characteristic-defining ability) or
     /// the printed value, then the 7c modifications.
     pub(crate) fn toughness_of(&self, slot: u32) -> i64 {
-        self.toughness_with(slot, &self.pt_sources())
+        self.toughness_with(slot, &self.pt_bonuses())
     }
 
-    /// [`Game::toughness_of`] with the permanents whose statics change other creatures' power
-    /// and toughness found beforehand ([`Game::pt_sources`]), for scans over many creatures.
-    pub(crate) fn toughness_with(&self, slot: u32, sources: &[u32]) -> i64 {
+    /// [`Game::toughness_of`] with the bonuses from other permanents found beforehand
+    /// ([`Game::pt_bonuses`]), for scans over many creatures.
+    pub(crate) fn toughness_with(&self, slot: u32, bonuses: &[PtBonus<'_>]) -> i64 {
         let base = self.defined_power_toughness(slot).unwrap_or_else(|| self.def_of_slot(slot).printed_pt.1);
-        let (_, t) = self.modifications(slot, sources);
+        let (_, t) = self.modifications(slot, bonuses);
         base + t
     }
 
-    /// The permanents with a static ability changing other creatures' power and toughness.
-    pub(crate) fn pt_sources(&self) -> smallvec::SmallVec<[u32; 8]> {
-        self.battlefield.iter().copied().filter(|&s| self.objects[s as usize].flags & Object::HAS_PT_STATIC != 0).collect()
+    /// The bonuses permanents' static abilities now give other creatures (those of size 0,
+    /// usually all of them, left out).
+    pub(crate) fn pt_bonuses(&self) -> SmallVec<[PtBonus<'_>; 8]> {
+        let mut out = SmallVec::new();
+        for &s in &self.battlefield {
+            if self.objects[s as usize].flags & Object::HAS_PT_STATIC == 0 {
+                continue;
+            }
+            for st in &self.def_of_slot(s).rules.statics {
+                if let StaticAbility::OthersGetPerCounter { filter, counter } = st {
+                    let amount = self.counters_on(s).map_or(0, |c| c.get(counter)) as i64;
+                    if amount != 0 {
+                        out.push(PtBonus { source: s, controller: self.objects[s as usize].controller, filter, amount });
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// Layer 7c (CR 613.4c): +1/+1 and -1/-1 counters, "until end of turn" effects, and
-    /// static bonuses from other permanents (`sources`: "other Elf creatures you control get
-    /// +1/+1 for each +1/+1 counter on this"). All add, so their order doesn't matter.
-    fn modifications(&self, slot: u32, sources: &[u32]) -> (i64, i64) {
+    /// static bonuses from other permanents. All add, so their order doesn't matter.
+    fn modifications(&self, slot: u32, bonuses: &[PtBonus<'_>]) -> (i64, i64) {
         let c = self.counter_bonus(slot);
         let (mut p, mut t) = (c, c);
         if !self.until_end_of_turn.is_empty() {
@@ -48,22 +75,13 @@ impl Game {
             }
         }
         let o = &self.objects[slot as usize];
-        if sources.is_empty() || o.zone.kind != crate::zone::ZoneKind::Battlefield || !self.def_of_slot(slot).is(CardType::Creature) {
+        if bonuses.is_empty() || o.zone.kind != crate::zone::ZoneKind::Battlefield || !self.def_of_slot(slot).is(CardType::Creature) {
             return (p, t);
         }
-        for &s in sources {
-            if s == slot || self.objects[s as usize].controller != o.controller {
-                continue;
-            }
-            for st in &self.def_of_slot(s).rules.statics {
-                if let StaticAbility::OthersGetPerCounter { filter, counter } = st {
-                    // Usually no counters: then there is nothing to match.
-                    let n = self.counters_on(s).map_or(0, |c| c.get(counter)) as i64;
-                    if n != 0 && filter.matches(self.def_of_slot(slot)) {
-                        p += n;
-                        t += n;
-                    }
-                }
+        for b in bonuses {
+            if b.source != slot && b.controller == o.controller && b.filter.matches(self.def_of_slot(slot)) {
+                p += b.amount;
+                t += b.amount;
             }
         }
         (p, t)

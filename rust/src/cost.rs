@@ -206,9 +206,9 @@ fn matches(filter: &crate::filter::Filter, def: &CardDef) -> bool {
 /// The total mana cost (CR 601.2f): `base` plus each kicker cost times its count plus the
 /// increase, with X as generic, minus the reduction from the generic part only (never below
 /// {0}).
-pub(crate) fn total_cost<'a>(base: &[ManaSymbol], kickers: impl Iterator<Item = &'a Kicker>, kicks: &[u32], x: u32, increase: u32, reduction: u32) -> Vec<ManaSymbol> {
+pub(crate) fn total_cost<'a>(base: &[ManaSymbol], kickers: impl Iterator<Item = &'a Kicker>, kicks: &[u32], x: u32, increase: u32, reduction: u32) -> crate::payment::Symbols {
     let mut generic = increase;
-    let mut out = Vec::with_capacity(base.len() + 4);
+    let mut out = crate::payment::Symbols::new();
     let mut push = |s: &ManaSymbol, generic: &mut u32| match s {
         ManaSymbol::Generic(n) => *generic += n,
         ManaSymbol::X => *generic += x,

@@ -36,15 +36,14 @@ impl Game {
     pub(crate) fn permanent_sbas(&mut self) -> bool {
         let mut dying: Vec<u32> = Vec::new();
         let mut annihilate: Vec<(u32, u32)> = Vec::new();
-        let pt_sources = self.pt_sources();
+        let bonuses = self.pt_bonuses();
         for &slot in &self.battlefield {
-            let looked_at = self.objects[slot as usize].flags & crate::object::Object::CREATURE_OR_PLANESWALKER != 0;
-            if !looked_at && (self.object_counters.is_empty() || self.counters_on(slot).is_none()) {
-                continue; // nothing here a state-based action looks at
+            if self.objects[slot as usize].flags & crate::object::Object::CREATURE_OR_PLANESWALKER == 0 {
+                continue; // only counters below
             }
             let def = self.def_of_slot(slot);
             if def.is(CardType::Creature) {
-                let t = self.toughness_with(slot, &pt_sources);
+                let t = self.toughness_with(slot, &bonuses);
                 // CR 704.5f: toughness 0 or less; 704.5g: lethal damage, which doesn't destroy an
                 // indestructible creature (CR 702.12b).
                 let lethal = (self.objects[slot as usize].damage as i64) >= t && !self.has_gained(self.id_of(slot), "indestructible");
@@ -55,15 +54,16 @@ impl Game {
             }
             if def.is(CardType::Planeswalker) && self.counters_on(slot).map_or(0, |c| c.get("loyalty")) == 0 {
                 dying.push(slot); // CR 704.5i
-                continue;
-            }
-            if let Some(c) = self.counters_on(slot) {
-                let n = c.get("+1/+1").min(c.get("-1/-1"));
-                if n > 0 {
-                    annihilate.push((slot, n)); // CR 704.5q
-                }
             }
         }
+        // CR 704.5q: on a permanent (not one already dying), +1/+1 and -1/-1 counters annihilate.
+        for (slot, c) in &self.object_counters {
+            let n = c.get("+1/+1").min(c.get("-1/-1"));
+            if n > 0 && self.objects[*slot as usize].zone.kind == crate::zone::ZoneKind::Battlefield && !dying.contains(slot) {
+                annihilate.push((*slot, n));
+            }
+        }
+        drop(bonuses);
         let any = !dying.is_empty() || !annihilate.is_empty();
         for (slot, n) in annihilate {
             let _ = self.remove_counters_from(slot, "+1/+1", n);

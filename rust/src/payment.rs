@@ -63,6 +63,7 @@
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
+use smallvec::SmallVec;
 
 use crate::mana::{Color, ManaCost, ManaSymbol};
 
@@ -296,24 +297,28 @@ impl ManaSource {
     }
 }
 
+/// A cost's mana symbols, inline up to 8: costs are worked out on every payment and
+/// payability test.
+pub type Symbols = SmallVec<[ManaSymbol; 8]>;
+
 /// What must be paid: the mana symbols of a total cost (CR 601.2f), the value chosen for X
 /// (each `{X}` is `x` generic), and the payer's life total for Phyrexian symbols (life paid in
 /// all may not exceed it, CR 119.4).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct CostToPay {
-    pub symbols: Vec<ManaSymbol>,
+    pub symbols: Symbols,
     pub x: u32,
     pub life_available: i64,
 }
 
 impl CostToPay {
     pub fn new(symbols: Vec<ManaSymbol>, x: u32, life_available: i64) -> CostToPay {
-        CostToPay { symbols, x, life_available }
+        CostToPay { symbols: SmallVec::from_vec(symbols), x, life_available }
     }
 
     /// The symbols of a printed or computed [`ManaCost`].
     pub fn from_cost(cost: &ManaCost, x: u32, life_available: i64) -> CostToPay {
-        CostToPay { symbols: cost.symbols().to_vec(), x, life_available }
+        CostToPay { symbols: SmallVec::from_slice(cost.symbols()), x, life_available }
     }
 }
 

@@ -55,7 +55,7 @@ impl ResolveProc {
     pub(crate) fn step(self, g: &mut Game) -> Step {
         if let Some(slot) = self.finishing {
             g.finish_spell(slot, false);
-            g.give_priority(g.active);
+            g.priority_to(g.active);
             return Step::Done;
         }
         let Some(item) = g.stack_items.last().cloned() else {
@@ -70,14 +70,14 @@ impl ResolveProc {
             if let AbilityRef::Triggered(i) = ability {
                 if g.defs[def as usize].rules.triggers[i as usize].condition.as_ref().is_some_and(|c| !g.intervening_if(c, controller, &cast)) {
                     g.finish_spell(slot, false);
-                    g.give_priority(g.active);
+                    g.priority_to(g.active);
                     return Step::Done;
                 }
             }
             let specs = g.ability_targets(slot).to_vec();
             let Some(legal) = g.check_targets(&specs, &item.targets, controller, None) else {
                 g.finish_spell(slot, true); // CR 608.2b
-                g.give_priority(g.active);
+                g.priority_to(g.active);
                 return Step::Done;
             };
             let delayed = item.delayed.clone();
@@ -114,7 +114,7 @@ impl ResolveProc {
         // CR 608.2b: a spell whose targets are all illegal now doesn't resolve.
         let Some(legal) = g.check_targets(&def.rules.targets, &item.targets, controller, Some(slot)) else {
             g.finish_spell(slot, true);
-            g.give_priority(g.active);
+            g.priority_to(g.active);
             return Step::Done;
         };
         let is_permanent = [CardType::Artifact, CardType::Creature, CardType::Enchantment, CardType::Planeswalker, CardType::Battle, CardType::Land]
@@ -122,7 +122,7 @@ impl ResolveProc {
             .any(|t| def.is(t));
         if is_permanent {
             g.enter_from_stack(slot);
-            g.give_priority(g.active);
+            g.priority_to(g.active);
             return Step::Done;
         }
         let ctx = EffectCtx {

@@ -161,7 +161,7 @@ impl AdvanceProc {
                 }
                 _ => {}
             }
-            g.give_priority(g.active);
+            g.priority_to(g.active);
             return FrameStep::Done;
         }
     }
@@ -265,6 +265,14 @@ impl Game {
         self.priority = Some(p);
         self.passes = 0;
         self.flush_triggers();
+    }
+
+    /// Inside a frame: `p` is to receive priority once the work in progress is finished. The
+    /// run loop then checks state-based actions and puts waiting triggered abilities on the
+    /// stack, in that order (CR 117.5), before anyone acts.
+    pub(crate) fn priority_to(&mut self, p: u8) {
+        self.priority = Some(p);
+        self.passes = 0;
     }
 
     pub(crate) fn live_players(&self) -> usize {

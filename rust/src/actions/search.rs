@@ -104,7 +104,7 @@ impl SearchProc {
             Stage::Start => self.ask_which(g),
             Stage::AskedWhichCards => {
                 let Answer::Cards { cards } = g.take_answer() else { unreachable!("validated against a Cards decision") };
-                self.finish(g, cards);
+                self.finish(g, &cards);
                 Step::Done
             }
         }
@@ -114,7 +114,7 @@ impl SearchProc {
         let lib = &g.players[self.library as usize].library;
         // A library holds few distinct cards: match each definition once.
         let mut memo = [0u8; 64];
-        let mut options: Vec<ObjId> = Vec::new();
+        let mut options: smallvec::SmallVec<[ObjId; 8]> = smallvec::SmallVec::new();
         // A searcher who takes the first options (see `takes_first_options`) finds the first
         // `max` matching cards from the top; stop looking there.
         let first_only = g.takes_first_options(self.searcher);
@@ -139,23 +139,23 @@ impl SearchProc {
         let max = self.spec.max.min(options.len() as u32);
         let min = if self.spec.filter.is_any() { max } else { 0 };
         if first_only {
-            self.finish(g, options);
+            self.finish(g, &options);
             return Step::Done;
         }
         self.stage = Stage::AskedWhichCards;
-        let d = Decision { player: self.searcher, purpose: Purpose::Search, choice: Choice::Cards { options, min, max } };
+        let d = Decision { player: self.searcher, purpose: Purpose::Search, choice: Choice::Cards { options: options.into_vec(), min, max } };
         Step::Ask(Frame::Search(self), d)
     }
 
-    fn finish(self, g: &mut Game, found: Vec<ObjId>) {
+    fn finish(self, g: &mut Game, found: &[ObjId]) {
         let (searcher, owner) = (self.searcher, self.library);
-        g.log.push_with(|| Event::Searched { player: searcher, library: owner, found: found.clone() });
+        g.log.push_with(|| Event::Searched { player: searcher, library: owner, found: found.to_vec() });
         if !self.spec.reveal {
-            g.learn(searcher, &found); // only the searcher sees what they took
+            g.learn(searcher, found); // only the searcher sees what they took
         }
         if self.spec.reveal && !found.is_empty() {
-            g.reveal_to_all(&found);
-            g.log.push_with(|| Event::Revealed { player: searcher, cards: found.clone() });
+            g.reveal_to_all(found);
+            g.log.push_with(|| Event::Revealed { player: searcher, cards: found.to_vec() });
         }
         let to = match self.spec.to {
             Destination::LibraryTop => {
@@ -170,9 +170,9 @@ impl SearchProc {
                 if !self.spec.reveal {
                     g.learn(searcher, &found); // the searcher knows what they put on top
                 } else {
-                    g.reveal_to_all(&found);
+                    g.reveal_to_all(found);
                 }
-                g.output.extend_from_slice(&found);
+                g.output.extend_from_slice(found);
                 return;
             }
             Destination::Hand => ZoneKind::Hand,
@@ -180,7 +180,7 @@ impl SearchProc {
             Destination::Graveyard => ZoneKind::Graveyard,
             Destination::Exile => ZoneKind::Exile,
         };
-        for &from_id in &found {
+        for &from_id in found {
             let slot = from_id.slot();
             let from = g.objects[slot as usize].zone;
             let card = g.move_slot(slot, to, Position::Top);
