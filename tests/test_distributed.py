@@ -89,6 +89,22 @@ def test_a_later_slice_and_the_default_chunk_size(client: Any) -> None:
     assert len(spy.futures) == 5  # two worker threads: chunks of max(100, 450 / 8) games
 
 
+def test_a_summary_only_run_on_the_cluster_sends_back_only_tallies(client: Any) -> None:
+    got = simulate_on_dask(client, games=1200, seed=6, chunk=500, keep_games=False, record=["library_empty:1"])
+    want = mtgsim.simulate(games=1200, seed=6, workers=1, record=["library_empty:1"])
+    assert not got.kept and got.games == 1200 and got.winner.shape == (0,)
+    assert _rounded(got.summary()) == _rounded(want.summary())
+
+
+def _rounded(x: Any) -> Any:
+    """A summary without its timing, floats to 9 places (sums and numpy means round apart)."""
+    if isinstance(x, dict):
+        return {k: _rounded(v) for k, v in x.items() if k not in ("seconds", "games_per_second")}
+    if isinstance(x, list):
+        return [_rounded(v) for v in x]
+    return round(x, 9) if isinstance(x, float) else x
+
+
 def test_deck_lists_a_custom_card_db_and_random_policies(client: Any) -> None:
     db = mtgsim.CardDB()
     db.add(TEST_OGRE)

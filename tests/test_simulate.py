@@ -97,6 +97,20 @@ def test_cli_simulate_runs_the_built_in_example_and_writes_json(tmp_path) -> Non
     assert data["games"] == 200 and data["players"][1]["losses"] == {"empty_library": 200}
 
 
+def test_cli_simulate_plots_the_turn_each_player_won_and_can_write_every_row(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    pytest.importorskip("matplotlib")
+    png, rows = tmp_path / "turns.png", tmp_path / "rows.json"
+    args = ["--games", "300", "--seed", "4", "--plot", str(png), "--json", str(rows), "--json-columns"]
+    subprocess.run([sys.executable, "-m", "mtgsim", "simulate", *args], capture_output=True, text=True, check=True)
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    data = json.loads(rows.read_text())
+    assert len(data["winner"]) == 300 and data["summary"]["games"] == 300
+    # Without --json-columns the run keeps only the summary (flat memory) and still plots.
+    png.unlink()
+    subprocess.run([sys.executable, "-m", "mtgsim", "simulate", "--games", "300", "--seed", "4", "--plot", str(png)], capture_output=True, text=True, check=True)
+    assert png.stat().st_size > 1000
+
+
 def test_cli_simulate_rejects_bad_counts() -> None:
     p = subprocess.run([sys.executable, "-m", "mtgsim", "simulate", "--games", "0"], capture_output=True, text=True)
     assert p.returncode != 0 and "--games" in p.stderr

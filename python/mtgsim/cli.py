@@ -119,6 +119,7 @@ def run_simulate(args: argparse.Namespace) -> int:
             stop=args.stop,
             record=args.record,
             progress=_progress if show else None,
+            keep_games=bool(args.json and args.json_columns),  # otherwise memory stays flat
         )
     except ValueError as e:  # a bad condition or deck: say what, no traceback
         raise SystemExit(f"mtgsim simulate: {e}") from None
@@ -164,17 +165,18 @@ def _table(summary: dict[str, Any]) -> str:
 
 def _plot(result: Any, path: str) -> None:
     try:
-        import matplotlib  # type: ignore[import-not-found]
+        import matplotlib
 
         matplotlib.use("Agg")
-        import matplotlib.pyplot as plt  # type: ignore[import-not-found]
+        import matplotlib.pyplot as plt
     except ImportError as e:
         raise SystemExit("mtgsim simulate --plot needs matplotlib: pip install 'mtgsim[plot]'") from e
     fig, ax = plt.subplots(figsize=(7, 4))
+    tally = result.tally  # games won by turn: there whether or not the rows were kept
     for p in range(result.players):
-        turns = result.turns[result.winner == p]
-        if turns.size:
-            ax.hist(turns, bins=range(1, int(result.turns.max()) + 2), alpha=0.6, label=f"player {p} wins")
+        wins = tally.win_turns[p]
+        if wins.sum():
+            ax.bar(range(wins.size), wins, width=1.0, alpha=0.6, label=f"player {p} wins")
     ax.set_xlabel("turn the game ended")
     ax.set_ylabel("games")
     ax.legend()

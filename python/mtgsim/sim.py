@@ -16,7 +16,6 @@ same run).
 from __future__ import annotations
 
 import json
-import math
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -28,6 +27,7 @@ import numpy.typing as npt
 
 from mtgsim._core import CardDB, Decision, Game, _simulate, _simulate_from, derive_seed
 from mtgsim.decklist import DeckList
+from mtgsim.tally import LOSS_REASONS, Tally
 
 #: A deck: card names, or a parsed deck list.
 Deck = Union[Sequence[str], DeckList]
@@ -72,9 +72,6 @@ EXAMPLE_DECKS: tuple[list[str], list[str]] = (
     + ["Ornithopter"] * 4,
 )
 
-#: Why a player lost, by the code in :attr:`SimResult.loss`.
-LOSS_REASONS = {0: "did not lose", 1: "life", 2: "empty_library", 3: "poison", 4: "conceded", 5: "opponent_won"}
-
 _COLUMNS = ("winner", "finished", "turns", "loss", "life", "library", "graveyard", "milled", "spells", "kicks", "cycles", "lands", "stopped", "recorded")
 _PER_GAME = ("winner", "finished", "turns", "stopped")
 
@@ -110,79 +107,54 @@ class SimResult:
     record: tuple[str, ...] = ()
     seconds: float = 0.0
 
+    tally: Tally | None = None
+    """The running summary of the games (counts, sums, histograms); made from the columns if
+    not given."""
+    kept: bool = True
+    """Whether the per-game columns were kept. A run with ``keep_games=False`` keeps only the
+    tally, so its memory doesn't grow with the number of games; its columns are empty."""
+
+    def __post_init__(self) -> None:
+        if self.tally is None:
+            t = Tally(self.players, self.stop, self.record)
+            t.add({name: getattr(self, name) for name in _COLUMNS})
+            object.__setattr__(self, "tally", t)
+
+    @property
+    def _tally(self) -> Tally:
+        assert self.tally is not None  # set in __post_init__
+        return self.tally
+
     @property
     def games(self) -> int:
-        return int(self.winner.shape[0])
+        return self._tally.games
 
     def win_rate(self, player: int) -> tuple[float, float, float]:
         """The player's win rate with a 95% Wilson confidence interval: (rate, low, high)."""
-        return _wilson(int((self.winner == player).sum()), self.games)
+        return self._tally.win_rate(player)
 
     def summary(self) -> dict[str, Any]:
-        """Means, quantiles and win rates with confidence intervals."""
-        done = self.turns[self.finished]
-        q = [0.1, 0.25, 0.5, 0.75, 0.9]
-        out: dict[str, Any] = {
-            "games": self.games,
-            "seconds": self.seconds,
-            "games_per_second": self.games / self.seconds if self.seconds > 0 else None,
-            "finished": int(self.finished.sum()),
-            "draws_or_unfinished": int((self.winner < 0).sum()),
-            "end_turn": {
-                "mean": float(done.mean()) if done.size else None,
-                "quantiles": {str(k): float(v) for k, v in zip(q, np.quantile(done, q))} if done.size else {},
-            },
-            "players": [],
-        }
-        if self.stop:
-            out["stopped"] = {c: int((self.stopped == k).sum()) for k, c in enumerate(self.stop)}
-        if self.record:
-            out["recorded"] = {}
-            for k, c in enumerate(self.record):
-                held = self.recorded[:, k][self.recorded[:, k] > 0]
-                out["recorded"][c] = {
-                    "held_in": int(held.size),
-                    "rate": float(held.size / self.games) if self.games else math.nan,
-                    "mean_turn": float(held.mean()) if held.size else None,
-                    "quantiles": {str(x): float(v) for x, v in zip(q, np.quantile(held, q))} if held.size else {},
-                }
-        for p in range(self.players):
-            rate, lo, hi = self.win_rate(p)
-            reasons = {LOSS_REASONS[int(c)]: int(n) for c, n in zip(*np.unique(self.loss[:, p], return_counts=True)) if c}
-            out["players"].append(
-                {
-                    "player": p,
-                    "win_rate": rate,
-                    "win_rate_95ci": [lo, hi],
-                    "losses": reasons,
-                    **{name: float(getattr(self, name)[:, p].mean()) for name in ("life", "library", "milled", "spells", "kicks", "cycles", "lands")},
-                }
-            )
-        return out
+        """Means, quantiles (of the turn the game ended and of the turn each recorded
+        condition first held), win rates with confidence intervals, losses by reason."""
+        return self._tally.summary(self.seconds)
 
     def to_dict(self) -> dict[str, Any]:
-        """Every column as lists, plus the summary: JSON-ready."""
+        """Every column as lists (if kept), plus the summary: JSON-ready."""
         d: dict[str, Any] = {"players": self.players, "seed": self.seed, "start": self.start, "stop": list(self.stop), "record": list(self.record), "summary": self.summary()}
-        for name in _COLUMNS:
-            d[name] = getattr(self, name).tolist()
+        if self.kept:
+            for name in _COLUMNS:
+                d[name] = getattr(self, name).tolist()
         return d
 
     def concat(self, other: SimResult) -> SimResult:
-        """This run's games followed by ``other``'s (the next slice of the same run)."""
+        """This run's games followed by ``other``'s (the next slice of the same run). The
+        columns are kept only if both kept theirs."""
         if (other.players, other.seed, other.start, other.stop, other.record) != (self.players, self.seed, self.start + self.games, self.stop, self.record):
             raise ValueError("only the next slice of the same run (same seed and conditions, starting where this one ends) can follow")
-        cols = {name: np.concatenate([getattr(self, name), getattr(other, name)]) for name in _COLUMNS}
-        return SimResult(self.players, self.seed, self.start, stop=self.stop, record=self.record, seconds=self.seconds + other.seconds, **cols)
-
-
-def _wilson(k: int, n: int, z: float = 1.959963984540054) -> tuple[float, float, float]:
-    if n == 0:
-        return (math.nan, math.nan, math.nan)
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (p, max(0.0, c - h), min(1.0, c + h))
+        kept = self.kept and other.kept
+        cols = {name: np.concatenate([getattr(self, name), getattr(other, name)]) if kept else getattr(self, name)[:0] for name in _COLUMNS}
+        tally = self._tally.merge(other._tally)
+        return SimResult(self.players, self.seed, self.start, stop=self.stop, record=self.record, seconds=self.seconds + other.seconds, tally=tally, kept=kept, **cols)
 
 
 def _check_common(games: int, start: int, workers: int | None) -> int:
@@ -209,31 +181,49 @@ def _run_chunks(
     start: int,
     chunk: int | None,
     progress: Callable[[int, int], None] | None,
-) -> tuple[int, dict[str, Any], float]:
-    """Plays ``games`` games from ``start`` in chunks (progress and Ctrl-C between them)."""
+    keep: bool,
+    stop: tuple[str, ...],
+    record: tuple[str, ...],
+) -> tuple[int, dict[str, Any], Tally, float]:
+    """Plays ``games`` games from ``start`` in chunks (progress and Ctrl-C between them). Each
+    chunk is counted into the tally; its columns are kept only with ``keep``."""
     size = chunk or max(1024, min(100_000, games // 20))
     parts: list[dict[str, Any]] = []
+    tally: Tally | None = None
     players = 0
     t0 = time.perf_counter()
     done = 0
     while done < games:
         k = min(size, games - done)
-        players, cols = play(start + done, start + done + k)
-        parts.append({name: np.frombuffer(data, dtype=dtype) for name, data, dtype in cols})
+        players, raw = play(start + done, start + done + k)
+        cols = _shaped({name: np.frombuffer(data, dtype=dtype) for name, data, dtype in raw}, k, players)
+        tally = tally or Tally(players, stop, record)
+        tally.add(cols)
+        if keep:
+            parts.append(cols)
+        elif not parts:  # only the columns' types and shapes (a copy: a view would keep the chunk)
+            parts.append({name: col[:0].copy() for name, col in cols.items()})
         done += k
         if progress is not None:
             progress(done, games)
     seconds = time.perf_counter() - t0
-    merged: dict[str, Any] = {}
-    for name in _COLUMNS:
-        col = np.concatenate([p[name] for p in parts])
+    assert tally is not None  # games > 0
+    merged = {name: np.concatenate([p[name] for p in parts]) if keep else parts[0][name][:0] for name in _COLUMNS}
+    return players, merged, tally, seconds
+
+
+def _shaped(cols: dict[str, Any], games: int, players: int) -> dict[str, Any]:
+    """One chunk's flat columns in their shapes: per game, per game and player, per game and
+    recorded condition."""
+    out = {}
+    for name, col in cols.items():
         if name == "recorded":
-            merged[name] = col.reshape(games, -1) if games else col
+            out[name] = col.reshape(games, -1) if games else col.reshape(0, 0)
         elif name in _PER_GAME:
-            merged[name] = col
+            out[name] = col
         else:
-            merged[name] = col.reshape(games, players)
-    return players, merged, seconds
+            out[name] = col.reshape(games, players)
+    return out
 
 
 def simulate(
@@ -252,6 +242,7 @@ def simulate(
     hand_size: int = 7,
     progress: Callable[[int, int], None] | None = None,
     chunk: int | None = None,
+    keep_games: bool = True,
 ) -> SimResult:
     """Plays games ``start .. start+games`` of the run ``seed``: each a whole game from the
     decks (card names or ``DeckList``s), every decision made by the players' ``policies`` (one
@@ -264,7 +255,11 @@ def simulate(
     (all cores by default) share the games, with the interpreter released. A Python callable
     as a policy (``(game, decision) -> answer``) is the slow path: the games are played one
     by one from Python, from the same seeds. ``progress(done, total)`` is called between
-    chunks; a KeyboardInterrupt stops at the next chunk and nothing is returned."""
+    chunks; a KeyboardInterrupt stops at the next chunk and nothing is returned.
+
+    With ``keep_games=False`` only the summary's counts and histograms are kept (see
+    :mod:`mtgsim.tally`), chunk by chunk: memory stays flat however many games are played,
+    and ``summary()`` reports exactly what the kept columns would."""
     threads = _check_common(games, start, workers)
     n = len(decks)
     pols = _policies(policies, n)
@@ -281,8 +276,8 @@ def simulate(
         def play(a: int, b: int) -> tuple[int, list[tuple[str, bytes, str]]]:
             return _play_in_python(deck_lists, seed, pols, max_turns, a, b, starting_life, hand_size, db, stop, record)
 
-    players, cols, seconds = _run_chunks(play, games, start, chunk, progress)
-    return SimResult(players, seed, start, stop=stop, record=record, seconds=seconds, **cols)
+    players, cols, tally, seconds = _run_chunks(play, games, start, chunk, progress, keep_games, stop, record)
+    return SimResult(players, seed, start, stop=stop, record=record, seconds=seconds, tally=tally, kept=keep_games, **cols)
 
 
 def simulate_from(
@@ -299,13 +294,15 @@ def simulate_from(
     start: int = 0,
     progress: Callable[[int, int], None] | None = None,
     chunk: int | None = None,
+    keep_games: bool = True,
 ) -> SimResult:
     """Monte Carlo from a position: plays ``games`` continuations of ``game`` (not changed)
     inside Rust, like :func:`simulate`. Continuation ``i`` starts from the position with the
     game's and the players' generators reseeded from ``derive_seed(seed, i)`` and, with
     ``shuffle_libraries`` (the default), every library shuffled — the order no player knows.
     ``max_turns`` is the game's turn number to stop at, as in ``simulate``. The position must
-    have nobody's decision pending."""
+    have nobody's decision pending. ``keep_games=False`` keeps only the summary, as in
+    :func:`simulate`."""
     threads = _check_common(games, start, workers)
     pols = _policies(policies, game.num_players)
     if not all(isinstance(p, str) for p in pols):
@@ -316,8 +313,8 @@ def simulate_from(
     def play(a: int, b: int) -> tuple[int, list[tuple[str, bytes, str]]]:
         return _simulate_from(game, seed, names, max_turns, a, b, threads, shuffle_libraries, list(stop), list(record))
 
-    players, cols, seconds = _run_chunks(play, games, start, chunk, progress)
-    return SimResult(players, seed, start, stop=stop, record=record, seconds=seconds, **cols)
+    players, cols, tally, seconds = _run_chunks(play, games, start, chunk, progress, keep_games, stop, record)
+    return SimResult(players, seed, start, stop=stop, record=record, seconds=seconds, tally=tally, kept=keep_games, **cols)
 
 
 _LOSS_CODES = {"life": 1, "empty_library": 2, "poison": 3, "conceded": 4, "opponent_won": 5}
