@@ -269,7 +269,6 @@ def test_strict_mode_refuses_an_unscripted_priority_decision():  # GUIDE §4, CR
         g.play()
 
 
-@pytest.mark.xfail(strict=True, reason="findings_play.md P2: play() that raises midway keeps the actions it took before (CR 733)")
 def test_a_script_running_out_midway_through_play_undoes_the_whole_call():  # CR 733, _core.pyi ("every action that raises has changed nothing")
     g = quiet(new_game(strict=True))
     g.add_cards(0, "battlefield", ["Mountain"])

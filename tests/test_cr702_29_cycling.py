@@ -618,7 +618,6 @@ def test_the_ability_is_activated_only_after_all_its_costs_are_paid():  # CR 602
     ]
 
 
-@pytest.mark.xfail(strict=True, reason="C2: activated abilities ignore auto-pay off and tap sources without a pay_mana decision")
 def test_auto_pay_off_makes_the_cycling_mana_a_pay_mana_decision():  # CR 602.2b, 601.2g-h; Game.set_auto_pay docs
     g, c, _, _ = cycling_game("Canyon Slough", ["Swamp", "Island", "Island"])
     lands = g.battlefield()
@@ -630,3 +629,22 @@ def test_auto_pay_off_makes_the_cycling_mana_a_pay_mana_decision():  # CR 602.2b
     (ab,) = g.answer([lands[1], lands[2]])
     assert g.object(lands[1]).tapped and g.object(lands[2]).tapped and not g.object(lands[0]).tapped
     assert g.stack() == [ab]
+
+
+
+def test_a_pay_mana_answer_that_cannot_pay_an_ability_is_refused_and_changes_nothing():  # CR 601.2h via 602.2b
+    g, c, _, _ = cycling_game("Canyon Slough", ["Swamp", "Island", "Island"])
+    lands = g.battlefield()
+    g.set_auto_pay(0, False)
+    assert g.cycle(c) is None
+    # One Island can't pay {2}; the legal actions offer "done" only once the picks pay.
+    with untouched(g, mtgsim.InvalidAnswerError):
+        g.answer([lands[1]])
+    assert g.pending is not None and g.pending.purpose == "pay_mana"
+    g.take(next(a for a in g.legal_actions() if a.kind == "pick" and a.to_dict().get("object") == lands[1]))
+    assert not any(a.kind == "done" for a in g.legal_actions())
+    g.take(next(a for a in g.legal_actions() if a.kind == "pick" and a.to_dict().get("object") == lands[2]))
+    assert any(a.kind == "done" for a in g.legal_actions())
+    g.take(next(a for a in g.legal_actions() if a.kind == "done"))
+    assert g.object(lands[1]).tapped and g.object(lands[2]).tapped and not g.object(lands[0]).tapped
+    assert names(g, g.graveyard(0)) == ["Canyon Slough"]

@@ -14,7 +14,7 @@ use crate::event::Event;
 use crate::game::{Game, Progress};
 use crate::mana::ManaSymbol;
 use crate::object::{ObjId, Object, ObjectKind};
-use crate::payment::{solve, CostToPay};
+use crate::payment::{solve, solve_with, CostToPay};
 use crate::process::{Frame, Step};
 use crate::rules::{ActivatedAbility, StaticAbility};
 use crate::stack::StackItem;
@@ -307,6 +307,32 @@ pub(crate) fn reduce_generic(symbols: &mut crate::payment::Symbols, mut n: u32) 
 }
 
 impl ActivateProc {
+    /// The mana sources that may pay: the player's untapped ones, except the source itself if
+    /// the cost taps or untaps it and the permanent being sacrificed (neither can also tap
+    /// for mana toward the same cost).
+    fn fill_payment_sources(&self, g: &Game, sources: &mut Vec<crate::payment::ManaSource>) {
+        let cost = &g.def_of_slot(self.source.slot()).rules.activated[self.index as usize].cost;
+        g.fill_mana_sources(self.player, sources);
+        if cost.tap || cost.untap {
+            sources.retain(|s| s.id != self.source.0);
+        }
+        if let Some(s) = self.sacrifice {
+            sources.retain(|m| m.id != s.0);
+        }
+    }
+
+    /// Checks a "pay_mana" answer before it is accepted: the chosen sources must pay the cost.
+    pub(crate) fn check_payment(&self, g: &Game, cards: &[ObjId]) -> Result<()> {
+        let ability = &g.def_of_slot(self.source.slot()).rules.activated[self.index as usize];
+        let to_pay = g.ability_mana(self.player, ability, self.x);
+        let mut sources = Vec::new();
+        self.fill_payment_sources(g, &mut sources);
+        let ids: Vec<u64> = cards.iter().map(|c| c.0).collect();
+        solve_with(&to_pay, &g.players[self.player as usize].pool, &sources, &ids)
+            .map(|_| ())
+            .map_err(|why| Error::InvalidAnswer { decision: "pay_mana".into(), reason: why })
+    }
+
     fn ask(mut self, purpose: Purpose, choice: Choice) -> Step {
         self.asked = true;
         let player = self.player;
@@ -419,17 +445,27 @@ impl ActivateProc {
                 Stage::Pay => {
                     let to_pay = g.ability_mana(self.player, ability, self.x);
                     let mut sources = std::mem::take(&mut g.source_buf);
-                    g.fill_mana_sources(self.player, &mut sources);
-                    if cost.tap || cost.untap {
-                        sources.retain(|s| s.id != self.source.0); // it can't be tapped twice
-                    }
-                    if let Some(s) = self.sacrifice {
-                        sources.retain(|m| m.id != s.0);
-                    }
-                    let payment = solve(&to_pay, &g.players[self.player as usize].pool, &sources);
+                    self.fill_payment_sources(g, &mut sources);
+                    let pool = g.players[self.player as usize].pool;
+                    // The player's chosen sources, or (auto-pay off) a decision to choose
+                    // them, or an automatic payment (CR 601.2g-h via 602.2b).
+                    let payment = if self.asked {
+                        self.asked = false;
+                        let Answer::Cards { cards } = g.take_answer() else { unreachable!("validated") };
+                        let ids: Vec<u64> = cards.iter().map(|c| c.0).collect();
+                        solve_with(&to_pay, &pool, &sources, &ids).map_err(|why| crate::cost::cannot_pay(&to_pay.symbols, &why))
+                    } else if !to_pay.symbols.is_empty() && !g.seats[self.player as usize].auto_pay && !sources.is_empty() {
+                        let options: Vec<ObjId> = sources.iter().map(|s| ObjId(s.id)).collect();
+                        g.source_buf = sources;
+                        let max = options.len() as u32;
+                        return self.ask(Purpose::PayMana, Choice::Cards { options, min: 0, max });
+                    } else {
+                        solve(&to_pay, &pool, &sources).ok_or_else(|| crate::cost::cannot_pay(&to_pay.symbols, "not enough untapped mana sources and mana in the pool"))
+                    };
                     g.source_buf = sources;
-                    let Some(payment) = payment else {
-                        return Step::Fail(crate::cost::cannot_pay(&to_pay.symbols, "not enough untapped mana sources and mana in the pool"));
+                    let payment = match payment {
+                        Ok(p) => p,
+                        Err(e) => return Step::Fail(e),
                     };
                     let id = g.commit_activation(&self, slot, &payment);
                     g.output.push(id);

@@ -82,6 +82,9 @@ pub struct CardDef {
     pub printed_pt: (i64, i64),
     /// The mana value of its mana cost (CR 202.3), read once.
     pub mana_value: u32,
+    /// The least mana its mana cost can be paid with (X as 0, Phyrexian symbols with life),
+    /// before any cost change: a quick test of whether casting it could be afforded.
+    pub least_mana: u32,
     pub loyalty: Option<Box<str>>,
     pub type_line: Box<str>,
     pub text: Box<str>,
@@ -334,6 +337,7 @@ impl CardDef {
         let explicit_rules = has_rules || !rules.is_empty();
         Ok(CardDef {
             mana_value: mana_cost.mana_value(),
+            least_mana: mana_cost.symbols().iter().map(|s| s.least_mana()).sum(),
             mana: ManaProfile::of(&subtypes, &rules),
             subtypes,
             rules,

@@ -17,6 +17,8 @@ pub(crate) struct PtBonus<'a> {
     source: u32,
     controller: u8,
     filter: &'a Filter,
+    /// A count of counters: never negative, which state-based actions rely on (a bonus can't
+    /// be what makes a creature's toughness 0).
     amount: i64,
 }
 

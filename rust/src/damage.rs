@@ -36,14 +36,23 @@ impl Game {
     pub(crate) fn permanent_sbas(&mut self) -> bool {
         let mut dying: Vec<u32> = Vec::new();
         let mut annihilate: Vec<(u32, u32)> = Vec::new();
-        let bonuses = self.pt_bonuses();
+        let mut bonuses = None;
         for &slot in &self.battlefield {
             if self.objects[slot as usize].flags & crate::object::Object::CREATURE_OR_PLANESWALKER == 0 {
                 continue; // only counters below
             }
             let def = self.def_of_slot(slot);
-            if def.is(CardType::Creature) {
-                let t = self.toughness_with(slot, &bonuses);
+            // Static bonuses only add, so an undamaged creature with a positive printed
+            // toughness and no counters or "until end of turn" effects on it survives.
+            let plain = || {
+                self.objects[slot as usize].damage == 0
+                    && def.printed_pt.1 > 0
+                    && def.rules.power_toughness.is_none()
+                    && self.until_end_of_turn.is_empty()
+                    && self.counters_on(slot).is_none()
+            };
+            if def.is(CardType::Creature) && !plain() {
+                let t = self.toughness_with(slot, bonuses.get_or_insert_with(|| self.pt_bonuses()));
                 // CR 704.5f: toughness 0 or less; 704.5g: lethal damage, which doesn't destroy an
                 // indestructible creature (CR 702.12b).
                 let lethal = (self.objects[slot as usize].damage as i64) >= t && !self.has_gained(self.id_of(slot), "indestructible");

@@ -750,14 +750,24 @@ impl Game {
 
     // ----- decisions ----------------------------------------------------------------------
 
+    /// Checks a "pay_mana" answer against the cost of the spell or ability being paid for
+    /// (`None` if nothing is being paid for).
+    pub(crate) fn check_payment(&self, cards: &[ObjId]) -> Option<Result<()>> {
+        match self.frames.last()? {
+            Frame::Cast(c) => Some(c.check_payment(self, cards)),
+            Frame::Activate(a) => Some(a.check_payment(self, cards)),
+            _ => None,
+        }
+    }
+
     /// Answers the pending decision and carries on. A wrong answer is an error and changes
     /// nothing; the decision stays pending.
     pub fn answer(&mut self, answer: Answer) -> Result<Progress> {
         let decision = self.pending.as_ref().ok_or(Error::NoDecisionPending)?;
         let answer = decision.coerce(answer);
         decision.validate(&answer)?;
-        if let (crate::decision::Purpose::PayMana, Answer::Cards { cards }, Some(Frame::Cast(cast))) = (decision.purpose, &answer, self.frames.last()) {
-            cast.check_payment(self, cards)?;
+        if let (crate::decision::Purpose::PayMana, Answer::Cards { cards }) = (decision.purpose, &answer) {
+            self.check_payment(cards).unwrap_or(Ok(()))?;
         }
         let snapshot = self.needs_snapshot().then(|| self.clone());
         let mark = self.history.len();
@@ -780,14 +790,14 @@ impl Game {
     }
 
     /// Errors mid-action come only from scripts and strict mode, and both keep a snapshot.
-    fn needs_snapshot(&self) -> bool {
+    pub(crate) fn needs_snapshot(&self) -> bool {
         self.strict || self.seats.iter().any(|s| !s.script.is_empty())
     }
 
     /// Undoes a failed action. Frames fail only before they change anything (a cast that
     /// can't be paid fails before the card moves), so without a snapshot dropping the work
     /// in progress is enough (CR 733).
-    fn restore(&mut self, snapshot: Option<Game>, history_len: usize) {
+    pub(crate) fn restore(&mut self, snapshot: Option<Game>, history_len: usize) {
         match snapshot {
             Some(s) => *self = s,
             None => {

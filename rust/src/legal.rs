@@ -173,8 +173,7 @@ impl Game {
                 // Paying mana by hand: "done" only once the chosen sources (and the pool) pay.
                 if d.purpose == Purpose::PayMana && out.last() == Some(&LegalAction::Done) {
                     let chosen: Vec<ObjId> = picked.iter().filter_map(|a| if let LegalAction::Pick { object } = a { Some(*object) } else { None }).collect();
-                    let pays = self.frames.iter().rev().find_map(|f| if let Frame::Cast(c) = f { Some(c.check_payment(self, &chosen).is_ok()) } else { None });
-                    if pays == Some(false) {
+                    if self.check_payment(&chosen).is_some_and(|r| r.is_err()) {
                         out.pop();
                     }
                 }

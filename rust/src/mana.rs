@@ -98,6 +98,15 @@ impl ManaSymbol {
         }
     }
 
+    /// The least mana that pays it: X is 0 here and a Phyrexian symbol can be paid with life.
+    pub fn least_mana(self) -> u32 {
+        match self {
+            ManaSymbol::Generic(n) => n,
+            ManaSymbol::X | ManaSymbol::Phyrexian(_) | ManaSymbol::HybridPhyrexian(..) => 0,
+            _ => 1,
+        }
+    }
+
     fn colors(self, set: &mut ColorSet) {
         match self {
             ManaSymbol::Colored(c) | ManaSymbol::TwoHybrid(c) | ManaSymbol::Phyrexian(c) => set.insert(c),

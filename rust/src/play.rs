@@ -151,13 +151,22 @@ impl Game {
                 }
             }
         }
+        // The most mana `p` could have, if no permanent of theirs could reduce a cost: a spell
+        // needing more can't be cast, without working out its cost. Found when first needed.
+        let mut budget: Option<Option<u32>> = None;
         for &slot in hand {
             let def = self.def_of_slot(slot);
             if def.is(CardType::Land) {
                 continue;
             }
             let fast = def.is(CardType::Instant) || def.rules.flash;
-            if (fast || sorcery_time) && self.could_cast(p, slot) && visit(PriorityAction::Cast { card: self.id_of(slot) }) {
+            if !(fast || sorcery_time) {
+                continue;
+            }
+            if def.least_mana > 0 && budget.get_or_insert_with(|| self.mana_budget(p)).is_some_and(|most| def.least_mana > most) {
+                continue;
+            }
+            if self.could_cast(p, slot) && visit(PriorityAction::Cast { card: self.id_of(slot) }) {
                 return;
             }
         }
@@ -180,6 +189,25 @@ impl Game {
                 }
             }
         }
+    }
+
+    /// The most mana `p` could spend now (their pool and what their untapped sources make), or
+    /// `None` if a permanent of theirs has static abilities, which might reduce a cost.
+    fn mana_budget(&self, p: u8) -> Option<u32> {
+        let mut most = self.players[p as usize].pool.amounts.iter().sum::<u32>();
+        for &s in &self.battlefield {
+            let o = &self.objects[s as usize];
+            if o.controller != p {
+                continue;
+            }
+            if o.flags & crate::object::Object::HAS_STATICS != 0 {
+                return None;
+            }
+            if !o.tapped && o.flags & crate::object::Object::HAS_MANA != 0 {
+                most += self.mana_ability(s).map_or(0, |(_, amount)| amount);
+            }
+        }
+        Some(most)
     }
 
     /// Whether `p` could cast the card in `slot` now as far as targets and costs go (unkicked,
@@ -213,6 +241,14 @@ impl Game {
                 return Err(invalid(format!("the game never stops in the {} step without combat or a decision", s.name())));
             }
         }
+        // A play that fails part-way is undone whole, not just its last action (CR 733):
+        // such failures come only from scripts and strict mode, which keep a snapshot.
+        let snapshot = self.needs_snapshot().then(|| self.clone());
+        let mark = self.history.len();
+        self.play_actions(until, max_actions).inspect_err(|_| self.restore(snapshot, mark))
+    }
+
+    fn play_actions(&mut self, until: Until, max_actions: u64) -> Result<Progress> {
         let mut state = PlayState::new(self);
         for _ in 0..max_actions {
             if self.reached(until, &mut state) {
