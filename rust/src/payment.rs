@@ -1762,6 +1762,10 @@ mod tests {
             let expected = brute(&cost, &start, &sources);
             let got = solve(&cost, &start, &sources);
             assert_eq!(got.is_some(), expected.is_some(), "case {case}: {cost} pool {start} sources {sources:?} got {got:?}");
+            // The payability test alone agrees, by counting when every source makes one type.
+            assert_eq!(can_pay(&cost, &start, sources.iter().cloned()), expected.is_some(), "case {case}: can_pay");
+            let single: Vec<ManaSource> = sources.iter().filter(|s| s.options.len() == 1).cloned().collect();
+            assert_eq!(can_pay(&cost, &start, single.iter().cloned()), brute(&cost, &start, &single).is_some(), "case {case}: can_pay, one type each");
             let all: Vec<u64> = sources.iter().map(|s| s.id).collect();
             let with = solve_with(&cost, &start, &sources, &all);
             assert_eq!(with.is_ok(), expected.is_some(), "case {case}: solve_with all sources: {with:?}");
