@@ -1383,3 +1383,47 @@ def test_resolve_top_resolves_only_the_spell_not_the_trigger_it_puts_on_the_stac
     g2.cast(sidisi)
     g2.resolve_top()
     assert names(g2, g2.stack()) == ["Sidisi, Brood Tyrant"] and len(g2.library(0)) == 4
+
+
+# ----- CR 117.5: state-based actions, then triggers, before anyone receives priority -----------------------
+
+
+def test_a_death_from_a_resolution_and_what_the_resolution_triggered_go_on_the_stack_together():  # CR 117.5, 603.3b
+    # Player 0 (active) casts a sorcery that deals 3 damage to their own Veteran Explorer, then
+    # has each opponent put a basic land onto the battlefield (landfall for player 1's Ruin
+    # Crab). The Explorer dies to a state-based action only after the spell has resolved;
+    # both abilities then wait together and go on the stack in APNAP order: the active
+    # player's Explorer ability first, so player 1's Crab ability, on top, resolves first.
+    g = new_game()
+    g.add_cards(0, "library", ["Forest"] * 3)
+    *_, island = g.add_cards(1, "library", ["Swamp"] * 3 + ["Island"])
+    (vet,) = g.add_cards(0, "battlefield", ["Veteran Explorer"])
+    g.add_cards(1, "battlefield", ["Ruin Crab"])
+    (spell,) = add_hand(g, 0, ["Stabilizer"])
+    g = redefine(
+        g,
+        "Stabilizer",
+        {
+            "name": "Test Upheaval",
+            "mana_cost": "{0}",
+            "type_line": "Sorcery",
+            "oracle_text": "Test Upheaval deals 3 damage to target creature. Each opponent searches for a basic land card, puts it onto the battlefield, then shuffles.",
+            "rules": {
+                "targets": [{"kind": "permanent", "filter": "creature"}],
+                "spell": [
+                    {"damage": {"target": 0, "amount": 3}},
+                    {"search": {"who": "each_opponent", "filter": "basic land", "to": {"battlefield": {"tapped": False}}}},
+                ],
+            },
+        },
+    )
+    g.cast(spell, targets=[[vet]])
+    g.resolve_top()
+    assert (g.pending.player, g.pending.purpose) == (1, "search")
+    g.answer([island])
+    (card,) = [c for c in g.graveyard(0) if g.name(c) == "Veteran Explorer"]
+    top, bottom = g.stack()  # top first
+    assert g.name(bottom) == "Veteran Explorer" and g.object(bottom).controller == 0
+    assert g.name(top) == "Ruin Crab" and g.object(top).controller == 1
+    assert [e["player"] for e in triggered(g)][-2:] == [0, 1]
+    assert card in g.graveyard(0)
