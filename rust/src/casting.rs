@@ -177,7 +177,7 @@ impl Game {
                 format!("{} has no X in its cost", def.name)
             }));
         }
-        let granted = self.granted_kickers(caster, &def);
+        let (granted, increase, reduction) = self.spell_cost_statics(caster, &def);
         let printed_kickers = def.rules.kicker.len();
         let kicker_count = printed_kickers + granted.len();
         if let Some(k) = &opts.kicks {
@@ -198,7 +198,6 @@ impl Game {
                 return Err(invalid(format!("{} has {} target(s), not {}", def.name, def.rules.targets.len(), t.len())));
             }
         }
-        let (increase, reduction) = self.spell_cost_changes(caster, &def);
         let proc = CastProc {
             caster,
             card,
@@ -594,15 +593,21 @@ impl Game {
     /// `p`'s untapped sources and pool could pay it — without casting anything. For a spree
     /// spell it includes its cheapest mode's cost, since at least one mode must be chosen.
     pub fn cost_of(&self, card: ObjId, kicks: &[u32], x: u32) -> Result<(Vec<ManaSymbol>, bool)> {
+        let (p, cost) = self.total_cost_of(card, kicks, x)?;
+        let payable = self.can_pay_mana(p, &cost, None);
+        Ok((cost.symbols.into_vec(), payable))
+    }
+
+    /// The total cost of casting `card` now (see [`Game::cost_of`]), and who would pay it.
+    pub(crate) fn total_cost_of(&self, card: ObjId, kicks: &[u32], x: u32) -> Result<(u8, CostToPay)> {
         let slot = self.slot_of(card)?;
         let p = self.objects[slot as usize].owner;
         let def = &self.defs[self.objects[slot as usize].def as usize];
-        let granted = self.granted_kickers(p, def);
+        let (granted, up, down) = self.spell_cost_statics(p, def);
         let count = def.rules.kicker.len() + granted.len();
         if kicks.len() > count {
             return Err(invalid(format!("{} has {count} kicker abilities here, not {}", def.name, kicks.len())));
         }
-        let (up, down) = self.spell_cost_changes(p, def);
         let mut symbols = total_cost(def.mana_cost.symbols(), def.rules.kicker.iter().chain(&granted), kicks, x, up, down);
         // A spree spell needs at least one mode, and so its additional cost: the cheapest
         // (CR 702.172a).
@@ -613,9 +618,7 @@ impl Game {
                 }
             }
         }
-        let cost = CostToPay { symbols, x: 0, life_available: self.players[p as usize].life as i64 };
-        let payable = self.can_pay_mana(p, &cost, None);
-        Ok((cost.symbols.into_vec(), payable))
+        Ok((p, CostToPay { symbols, x: 0, life_available: self.players[p as usize].life as i64 }))
     }
 
     /// Whether the spell or permanent was kicked (CR 702.33d), and how: Ertai's Trickery and

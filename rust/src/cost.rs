@@ -66,28 +66,18 @@ impl Game {
             .filter_map(move |&s| self.mana_ability(s).filter(|&(_, amount)| amount > 0).map(|(options, amount)| ManaSource { id: self.id_of(s).0, options: options.iter().copied().collect(), amount }))
     }
 
-    /// Static cost changes for a spell `p` casts: (generic increase, generic reduction).
-    pub(crate) fn spell_cost_changes(&self, p: u8, def: &CardDef) -> (u32, u32) {
-        let (mut up, mut down) = (0, 0);
+    /// What the static abilities of `p`'s permanents do to the cost of a spell `p` casts, in
+    /// one pass over them: (kicker abilities granted — sticker kicker, CR 702.33h —, generic
+    /// increase, generic reduction).
+    pub(crate) fn spell_cost_statics(&self, p: u8, def: &CardDef) -> (Vec<Kicker>, u32, u32) {
+        let (mut granted, mut up, mut down) = (Vec::new(), 0, 0);
         self.for_each_static(p, |s| match s {
             StaticAbility::CostIncrease { filter, amount } if matches(filter, def) => up += amount,
             StaticAbility::CostReduction { filter, amount } if matches(filter, def) => down += amount,
+            StaticAbility::GrantStickerKicker { filter, cost } if matches(filter, def) => granted.push(Kicker { cost: cost.clone(), multi: false, sticker: true }),
             _ => {}
         });
-        (up, down)
-    }
-
-    /// Kicker abilities other permanents of `p` grant the spell (sticker kicker, CR 702.33h).
-    pub(crate) fn granted_kickers(&self, p: u8, def: &CardDef) -> Vec<Kicker> {
-        let mut out = Vec::new();
-        self.for_each_static(p, |s| {
-            if let StaticAbility::GrantStickerKicker { filter, cost } = s {
-                if matches(filter, def) {
-                    out.push(Kicker { cost: cost.clone(), multi: false, sticker: true });
-                }
-            }
-        });
-        out
+        (granted, up, down)
     }
 
     /// Static abilities of permanents `p` controls (CR 604.1).

@@ -376,8 +376,8 @@ pub fn solve(cost: &CostToPay, pool: &ManaPool, sources: &[ManaSource]) -> Optio
 /// Phyrexian symbols, counting decides it: each type's supply covers its own symbols and
 /// whatever is left covers the generic part.
 pub fn can_pay(cost: &CostToPay, pool: &ManaPool, sources: impl Iterator<Item = ManaSource> + Clone) -> bool {
-    if let Some((need, generic)) = simple_needs(cost) {
-        let mut have = [0u64; 6];
+    if simple_needs(cost).is_some() {
+        let mut have = pool.amounts.map(u64::from);
         let mut single = true;
         for s in sources.clone() {
             match s.options.len() {
@@ -390,19 +390,26 @@ pub fn can_pay(cost: &CostToPay, pool: &ManaPool, sources: impl Iterator<Item = 
             }
         }
         if single {
-            let mut spare = 0u64;
-            for t in 0..6 {
-                let supply = have[t] + pool.amounts[t] as u64;
-                if need[t] > supply {
-                    return false;
-                }
-                spare += supply - need[t];
-            }
-            return spare >= generic;
+            return covered(cost, &have).expect("a simple cost");
         }
     }
     let sources: Vec<ManaSource> = sources.collect();
     solve(cost, pool, &sources).is_some()
+}
+
+/// Whether mana of these amounts by type (W, U, B, R, G, C) covers `cost`, by counting: each
+/// type covers its own symbols and what is left the generic part. `None` if the cost has
+/// symbols counting can't decide (hybrid, Phyrexian).
+pub fn covered(cost: &CostToPay, have: &[u64; 6]) -> Option<bool> {
+    let (need, generic) = simple_needs(cost)?;
+    let mut spare = 0u64;
+    for t in 0..6 {
+        if need[t] > have[t] {
+            return Some(false);
+        }
+        spare += have[t] - need[t];
+    }
+    Some(spare >= generic)
 }
 
 /// Checks a payment whose sources the player chose: tapping exactly the sources in `chosen`

@@ -28,6 +28,16 @@ pub enum PriorityAction {
     Activate { source: ObjId, index: u16 },
 }
 
+/// What a player could pay with now, found once while looking over the spells they could
+/// cast: the most mana they could make in all (`None` if a permanent of theirs has static
+/// abilities, which might change a cost), and the mana by type from their pool and untapped
+/// sources (`None` also if a source could make more than one type, which counting can't
+/// settle).
+pub(crate) struct Supply {
+    most: Option<u32>,
+    by_type: Option<[u64; 6]>,
+}
+
 /// Where a [`Game::play`] started, to tell when it has got where it was going.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct PlayState {
@@ -151,9 +161,8 @@ impl Game {
                 }
             }
         }
-        // The most mana `p` could have, if no permanent of theirs could reduce a cost: a spell
-        // needing more can't be cast, without working out its cost. Found when first needed.
-        let mut budget: Option<Option<u32>> = None;
+        // What `p` could pay with, found once, when first needed.
+        let mut supply: Option<Supply> = None;
         for &slot in hand {
             let def = self.def_of_slot(slot);
             if def.is(CardType::Land) {
@@ -163,10 +172,11 @@ impl Game {
             if !(fast || sorcery_time) {
                 continue;
             }
-            if def.least_mana > 0 && budget.get_or_insert_with(|| self.mana_budget(p)).is_some_and(|most| def.least_mana > most) {
-                continue;
+            let supply = supply.get_or_insert_with(|| self.supply(p));
+            if supply.most.is_some_and(|most| def.least_mana > most) {
+                continue; // more than all the mana they could make, whatever it costs exactly
             }
-            if self.could_cast(p, slot) && visit(PriorityAction::Cast { card: self.id_of(slot) }) {
+            if self.could_cast(p, slot, Some(supply)) && visit(PriorityAction::Cast { card: self.id_of(slot) }) {
                 return;
             }
         }
@@ -175,7 +185,7 @@ impl Game {
             for &slot in &self.players[p as usize].graveyard {
                 let def = self.def_of_slot(slot);
                 let fast = def.is(CardType::Instant) || def.rules.flash;
-                if !def.is(CardType::Land) && (fast || sorcery_time) && self.may_cast_from_graveyard(p, def) && self.could_cast(p, slot) && visit(PriorityAction::Cast { card: self.id_of(slot) }) {
+                if !def.is(CardType::Land) && (fast || sorcery_time) && self.may_cast_from_graveyard(p, def) && self.could_cast(p, slot, None) && visit(PriorityAction::Cast { card: self.id_of(slot) }) {
                     return;
                 }
             }
@@ -191,34 +201,50 @@ impl Game {
         }
     }
 
-    /// The most mana `p` could spend now (their pool and what their untapped sources make), or
-    /// `None` if a permanent of theirs has static abilities, which might reduce a cost.
-    fn mana_budget(&self, p: u8) -> Option<u32> {
-        let mut most = self.players[p as usize].pool.amounts.iter().sum::<u32>();
+    /// What `p` could pay with now (see [`Supply`]).
+    fn supply(&self, p: u8) -> Supply {
+        let mut by_type = self.players[p as usize].pool.amounts.map(u64::from);
+        let mut single = true;
         for &s in &self.battlefield {
             let o = &self.objects[s as usize];
             if o.controller != p {
                 continue;
             }
             if o.flags & crate::object::Object::HAS_STATICS != 0 {
-                return None;
+                return Supply { most: None, by_type: None };
             }
             if !o.tapped && o.flags & crate::object::Object::HAS_MANA != 0 {
-                most += self.mana_ability(s).map_or(0, |(_, amount)| amount);
+                if let Some((options, amount)) = self.mana_ability(s).filter(|&(_, amount)| amount > 0) {
+                    match options {
+                        [t] => by_type[t.index()] += amount as u64,
+                        _ => {
+                            single = false;
+                            by_type[0] += amount as u64; // counted in the total only
+                        }
+                    }
+                }
             }
         }
-        Some(most)
+        Supply { most: Some(by_type.iter().sum::<u64>().min(u32::MAX as u64) as u32), by_type: single.then_some(by_type) }
     }
 
     /// Whether `p` could cast the card in `slot` now as far as targets and costs go (unkicked,
     /// with no X): required targets exist, an additional discard can be made, the cost paid.
-    fn could_cast(&self, p: u8, slot: u32) -> bool {
+    fn could_cast(&self, p: u8, slot: u32, supply: Option<&Supply>) -> bool {
         let def = self.def_of_slot(slot);
         let required_targets_exist = def.rules.targets.iter().filter(|t| t.if_kicked.is_none() && !t.up_to && t.mode.is_none()).all(|t| self.target_options(t, p, None).len() as u32 >= t.count);
         let discard_ok = def.rules.additional_discard.as_ref().is_none_or(|f| {
             self.players[p as usize].hand.iter().any(|&s| s != slot && f.matches(self.def_of_slot(s)))
         });
-        required_targets_exist && discard_ok && self.cost_of(self.id_of(slot), &[], 0).is_ok_and(|(_, payable)| payable)
+        if !(required_targets_exist && discard_ok) {
+            return false;
+        }
+        let Ok((p, cost)) = self.total_cost_of(self.id_of(slot), &[], 0) else { return false };
+        // Counted against the supply found once for all the cards looked at, when it can be.
+        match supply.and_then(|s| s.by_type.as_ref()).and_then(|have| crate::payment::covered(&cost, have)) {
+            Some(payable) => payable,
+            None => self.can_pay_mana(p, &cost, None),
+        }
     }
 
     /// Carries out a chosen priority action; returns the work it starts.
