@@ -152,6 +152,10 @@ def all_zone_ids(g: mtgsim.Game) -> list[int]:
     return ids + g.battlefield() + g.stack() + g.exile() + g.command()
 
 
+#: The steps of a turn in order (CR 500.1), by the names the engine uses.
+STEPS = ("untap", "upkeep", "draw", "precombat_main", "begin_combat", "declare_attackers", "declare_blockers", "combat_damage", "end_combat", "postcombat_main", "end", "cleanup")
+
+
 #: A card with {X}, which no built-in card has (used through `redefine`).
 X_DRAW = {
     "name": "Test X Draw",

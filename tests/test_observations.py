@@ -27,24 +27,10 @@ import numpy as np
 import pytest
 
 import mtgsim
-from conftest import add_hand, new_game
+from conftest import STEPS, add_hand, new_game
 from mtgsim.observe import OBJECT_FEATURES, observation_arrays, observation_shapes
 from mtgsim.sim import EXAMPLE_DECKS
 
-STEPS = (
-    "untap",
-    "upkeep",
-    "draw",
-    "precombat_main",
-    "begin_combat",
-    "declare_attackers",
-    "declare_blockers",
-    "combat_damage",
-    "end_combat",
-    "postcombat_main",
-    "end",
-    "cleanup",
-)
 ZONE_CODES = {"library": 1, "hand": 2, "graveyard": 3, "battlefield": 4, "stack": 5, "exile": 6, "command": 7, "outside": 8}
 HIDDEN = ("library", "hand", "outside")
 SHARED_ZONES = ("battlefield", "stack", "exile", "command")

@@ -52,7 +52,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import mtgsim
-from conftest import full_state
+from conftest import STEPS, full_state
 
 # ----- the card pool ----------------------------------------------------------------------------------------
 
@@ -87,20 +87,6 @@ ACTIVATORS = {"Thrasios, Triton Hero", "Altar of Dementia", "The Water Crystal",
 PER_PLAYER_ZONES = ("library", "hand", "graveyard", "outside")
 SHARED_ZONES = ("battlefield", "stack", "exile", "command")
 BOTTOM_FIRST = ("library", "graveyard", "stack")  # in the saved state
-STEP_ORDER = [
-    "untap",
-    "upkeep",
-    "draw",
-    "precombat_main",
-    "begin_combat",
-    "declare_attackers",
-    "declare_blockers",
-    "combat_damage",
-    "end_combat",
-    "postcombat_main",
-    "end",
-    "cleanup",
-]
 LOSS_REASONS = {"life", "empty_library", "poison", "conceded", "opponent_won"}
 MAX_ACTIONS_PER_TURN = 3000  # a turn that takes more priority actions than this is stuck
 
@@ -479,7 +465,7 @@ def check_turn(g: mtgsim.Game, events: list[dict[str, Any]], turn: int, active: 
     steps = [e["step"] for e in events if e["kind"] == "step_began" and e["turn"] == turn]
     if steps and not g.is_over:
         # CR 500.1: the steps in order (the first upkeep is where play starts); cleanup may repeat (514.3a).
-        order = [STEP_ORDER.index(s) for s in steps]
+        order = [STEPS.index(s) for s in steps]
         assert order == sorted(order), steps
         assert len(steps) - steps.count("cleanup") == len(set(steps) - {"cleanup"}), steps
         expected = {"precombat_main", "begin_combat", "end_combat", "postcombat_main", "end", "cleanup"}

@@ -97,6 +97,8 @@ def test_a_summary_only_run_keeps_no_row_per_game() -> None:
     assert r.games == 3000
     assert r.winner.shape == (0,) and r.turns.shape == (0,)
     assert r.life.shape == (0, 2) and r.recorded.shape == (0, 1)
+    # The empty columns own their (empty) memory: a view would keep a whole chunk's buffer alive.
+    assert all(getattr(r, name).base is None for name in mtgsim.sim._COLUMNS)
     d = r.to_dict()
     assert "winner" not in d and d["summary"]["games"] == 3000
 
@@ -111,6 +113,7 @@ def test_summary_only_slices_concatenate_to_the_whole_run() -> None:
     # A kept slice followed by a summary-only one keeps no columns either.
     mixed = mtgsim.simulate(games=1000, seed=5, record=["library_empty:1"]).concat(rest)
     assert not mixed.kept and _close(_without_timing(mixed.summary()), _without_timing(whole.summary()))
+    assert all(getattr(mixed, name).base is None for name in mtgsim.sim._COLUMNS)  # the kept rows aren't held on to
 
 
 def test_continuations_can_be_summarised_only() -> None:

@@ -152,7 +152,7 @@ class SimResult:
         if (other.players, other.seed, other.start, other.stop, other.record) != (self.players, self.seed, self.start + self.games, self.stop, self.record):
             raise ValueError("only the next slice of the same run (same seed and conditions, starting where this one ends) can follow")
         kept = self.kept and other.kept
-        cols = {name: np.concatenate([getattr(self, name), getattr(other, name)]) if kept else getattr(self, name)[:0] for name in _COLUMNS}
+        cols = {name: np.concatenate([getattr(self, name), getattr(other, name)]) if kept else getattr(self, name)[:0].copy() for name in _COLUMNS}  # a view would keep the rows
         tally = self._tally.merge(other._tally)
         return SimResult(self.players, self.seed, self.start, stop=self.stop, record=self.record, seconds=self.seconds + other.seconds, tally=tally, kept=kept, **cols)
 
@@ -208,7 +208,7 @@ def _run_chunks(
             progress(done, games)
     seconds = time.perf_counter() - t0
     assert tally is not None  # games > 0
-    merged = {name: np.concatenate([p[name] for p in parts]) if keep else parts[0][name][:0] for name in _COLUMNS}
+    merged = {name: np.concatenate([p[name] for p in parts]) if keep else parts[0][name] for name in _COLUMNS}
     return players, merged, tally, seconds
 
 

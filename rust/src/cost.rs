@@ -54,7 +54,7 @@ impl Game {
         crate::payment::can_pay(cost, &self.players[p as usize].pool, sources)
     }
 
-    fn mana_sources_iter(&self, p: u8) -> impl Iterator<Item = ManaSource> + Clone + '_ {
+    pub(crate) fn mana_sources_iter(&self, p: u8) -> impl Iterator<Item = ManaSource> + Clone + '_ {
         self.battlefield
             .iter()
             .filter(move |&&s| {
@@ -149,14 +149,14 @@ impl Game {
     /// Whether `p` can pay this mana cost now from their pool and untapped sources (a "you
     /// may pay" during resolution).
     pub(crate) fn can_pay_mana_now(&self, p: u8, cost: &crate::mana::ManaCost) -> bool {
-        let to_pay = crate::payment::CostToPay::new(cost.symbols().to_vec(), 0, self.players[p as usize].life as i64);
-        crate::payment::solve(&to_pay, &self.players[p as usize].pool, &self.mana_sources(p)).is_some()
+        let to_pay = crate::payment::CostToPay::from_cost(cost, 0, self.players[p as usize].life as i64);
+        self.can_pay_mana(p, &to_pay, None)
     }
 
     /// Pays a mana cost during resolution (CR 117.12, 601.2g-h) with automatic payment; false
     /// (and nothing paid) if it can't be paid.
     pub(crate) fn pay_mana_now(&mut self, p: u8, cost: &crate::mana::ManaCost) -> bool {
-        let to_pay = crate::payment::CostToPay::new(cost.symbols().to_vec(), 0, self.players[p as usize].life as i64);
+        let to_pay = crate::payment::CostToPay::from_cost(cost, 0, self.players[p as usize].life as i64);
         match crate::payment::solve(&to_pay, &self.players[p as usize].pool, &self.mana_sources(p)) {
             Some(payment) => {
                 self.execute_payment(p, &payment);

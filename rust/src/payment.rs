@@ -377,24 +377,29 @@ pub fn solve(cost: &CostToPay, pool: &ManaPool, sources: &[ManaSource]) -> Optio
 /// whatever is left covers the generic part.
 pub fn can_pay(cost: &CostToPay, pool: &ManaPool, sources: impl Iterator<Item = ManaSource> + Clone) -> bool {
     if simple_needs(cost).is_some() {
-        let mut have = pool.amounts.map(u64::from);
-        let mut single = true;
-        for s in sources.clone() {
-            match s.options.len() {
-                0 => {}
-                1 => have[s.options.first().expect("one type").index()] += s.amount as u64,
-                _ => {
-                    single = false;
-                    break;
-                }
-            }
-        }
-        if single {
+        if let (_, Some(have)) = supply(pool, sources.clone()) {
             return covered(cost, &have).expect("a simple cost");
         }
     }
     let sources: Vec<ManaSource> = sources.collect();
     solve(cost, pool, &sources).is_some()
+}
+
+/// The mana `pool` and `sources` could make: in all, and by type (W, U, B, R, G, C) when every
+/// source makes a single type (`None` if one has a choice, which counting can't settle).
+pub fn supply(pool: &ManaPool, sources: impl Iterator<Item = ManaSource>) -> (u64, Option<[u64; 6]>) {
+    let mut have = pool.amounts.map(u64::from);
+    let mut total: u64 = have.iter().sum();
+    let mut single = true;
+    for s in sources {
+        total += s.amount as u64;
+        match s.options.len() {
+            0 => {}
+            1 => have[s.options.first().expect("one type").index()] += s.amount as u64,
+            _ => single = false,
+        }
+    }
+    (total, single.then_some(have))
 }
 
 /// Whether mana of these amounts by type (W, U, B, R, G, C) covers `cost`, by counting: each

@@ -116,7 +116,7 @@ impl PriorityProc {
                 Step::Done
             }
             Ok(None) => {
-                g.quiet_pass = action == PriorityAction::Pass && g.unattended && g.priority.is_some();
+                g.quiet_pass = action == PriorityAction::Pass && g.unattended; // priority just moved on
                 Step::Done
             }
             Err(e) => Step::Fail(e),
@@ -203,29 +203,15 @@ impl Game {
 
     /// What `p` could pay with now (see [`Supply`]).
     fn supply(&self, p: u8) -> Supply {
-        let mut by_type = self.players[p as usize].pool.amounts.map(u64::from);
-        let mut single = true;
-        for &s in &self.battlefield {
+        let statics = self.battlefield.iter().any(|&s| {
             let o = &self.objects[s as usize];
-            if o.controller != p {
-                continue;
-            }
-            if o.flags & crate::object::Object::HAS_STATICS != 0 {
-                return Supply { most: None, by_type: None };
-            }
-            if !o.tapped && o.flags & crate::object::Object::HAS_MANA != 0 {
-                if let Some((options, amount)) = self.mana_ability(s).filter(|&(_, amount)| amount > 0) {
-                    match options {
-                        [t] => by_type[t.index()] += amount as u64,
-                        _ => {
-                            single = false;
-                            by_type[0] += amount as u64; // counted in the total only
-                        }
-                    }
-                }
-            }
+            o.controller == p && o.flags & crate::object::Object::HAS_STATICS != 0
+        });
+        if statics {
+            return Supply { most: None, by_type: None };
         }
-        Supply { most: Some(by_type.iter().sum::<u64>().min(u32::MAX as u64) as u32), by_type: single.then_some(by_type) }
+        let (total, by_type) = crate::payment::supply(&self.players[p as usize].pool, self.mana_sources_iter(p));
+        Supply { most: Some(total.min(u32::MAX as u64) as u32), by_type }
     }
 
     /// Whether `p` could cast the card in `slot` now as far as targets and costs go (unkicked,
