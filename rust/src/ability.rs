@@ -104,7 +104,7 @@ impl Game {
     pub(crate) fn activate_frame(&self, source: ObjId, index: usize, opts: ActivateOptions) -> Result<Frame> {
         let p = self.priority.ok_or_else(|| illegal("nobody has priority, so no ability can be activated now (CR 117)"))?;
         let slot = self.slot_of(source)?;
-        let def = self.defs[self.objects[slot as usize].def as usize].clone();
+        let def = &self.defs[self.objects[slot as usize].def as usize];
         let ability = def.rules.activated.get(index).ok_or_else(|| {
             invalid(format!("{} has {} activated abilit{} (not counting mana abilities), no ability {index}", def.name, def.rules.activated.len(), if def.rules.activated.len() == 1 { "y" } else { "ies" }))
         })?;
@@ -333,14 +333,20 @@ impl ActivateProc {
             .map_err(|why| Error::InvalidAnswer { decision: "pay_mana".into(), reason: why })
     }
 
-    fn ask(mut self, purpose: Purpose, choice: Choice) -> Step {
+    fn ask(mut self: Box<Self>, purpose: Purpose, choice: Choice) -> Step {
         self.asked = true;
         let player = self.player;
-        Step::Ask(Frame::Activate(Box::new(self)), Decision { player, purpose, choice })
+        Step::Ask(Frame::Activate(self), Decision { player, purpose, choice })
     }
 
-    pub(crate) fn step(mut self, g: &mut Game) -> Step {
+    pub(crate) fn step(mut self: Box<Self>, g: &mut Game) -> Step {
         let Ok(slot) = g.slot_of(self.source) else { return Step::Fail(Error::NoSuchObject(self.source.0)) };
+        // An ability with no choices before paying (cycling, most mana-and-tap costs) goes
+        // straight to paying, without holding its definition.
+        let chooses = |a: &ActivatedAbility| a.cost.has_x() || !a.targets.is_empty() || a.cost.sacrifice.is_some() || a.cost.discard.is_some();
+        if self.stage == Stage::Pay || !chooses(&g.def_of_slot(slot).rules.activated[self.index as usize]) {
+            return self.pay(g, slot);
+        }
         let def = g.defs[g.objects[slot as usize].def as usize].clone();
         let ability = &def.rules.activated[self.index as usize];
         let cost = &ability.cost;
@@ -437,42 +443,45 @@ impl ActivateProc {
                     };
                     match self.discard.step(g, self.player, filter, slot, self.opts.discard, &def.name) {
                         Ok(None) => self.stage = Stage::Pay,
-                        Ok(Some(d)) => return Step::Ask(Frame::Activate(Box::new(self)), d),
+                        Ok(Some(d)) => return Step::Ask(Frame::Activate(self), d),
                         Err(e) => return Step::Fail(e),
                     }
                 }
-                // CR 602.2h: pay every cost at once, in any order.
-                Stage::Pay => {
-                    let to_pay = g.ability_mana(self.player, ability, self.x);
-                    let mut sources = std::mem::take(&mut g.source_buf);
-                    self.fill_payment_sources(g, &mut sources);
-                    let pool = g.players[self.player as usize].pool;
-                    // The player's chosen sources, or (auto-pay off) a decision to choose
-                    // them, or an automatic payment (CR 601.2g-h via 602.2b).
-                    let payment = if self.asked {
-                        self.asked = false;
-                        let Answer::Cards { cards } = g.take_answer() else { unreachable!("validated") };
-                        let ids: Vec<u64> = cards.iter().map(|c| c.0).collect();
-                        solve_with(&to_pay, &pool, &sources, &ids).map_err(|why| crate::cost::cannot_pay(&to_pay.symbols, &why))
-                    } else if !to_pay.symbols.is_empty() && !g.seats[self.player as usize].auto_pay && !sources.is_empty() {
-                        let options: Vec<ObjId> = sources.iter().map(|s| ObjId(s.id)).collect();
-                        g.source_buf = sources;
-                        let max = options.len() as u32;
-                        return self.ask(Purpose::PayMana, Choice::Cards { options, min: 0, max });
-                    } else {
-                        solve(&to_pay, &pool, &sources).ok_or_else(|| crate::cost::cannot_pay(&to_pay.symbols, "not enough untapped mana sources and mana in the pool"))
-                    };
-                    g.source_buf = sources;
-                    let payment = match payment {
-                        Ok(p) => p,
-                        Err(e) => return Step::Fail(e),
-                    };
-                    let id = g.commit_activation(&self, slot, &payment);
-                    g.output.push(id);
-                    return Step::Done;
-                }
+                Stage::Pay => return self.pay(g, slot),
             }
         }
+    }
+
+    /// CR 602.2h: pays every cost at once, in any order.
+    fn pay(mut self: Box<Self>, g: &mut Game, slot: u32) -> Step {
+        let to_pay = g.ability_mana(self.player, &g.def_of_slot(slot).rules.activated[self.index as usize], self.x);
+        let mut sources = std::mem::take(&mut g.source_buf);
+        self.fill_payment_sources(g, &mut sources);
+        let pool = g.players[self.player as usize].pool;
+        // The player's chosen sources, or (auto-pay off) a decision to choose them, or an
+        // automatic payment (CR 601.2g-h via 602.2b).
+        let payment = if self.asked {
+            self.asked = false;
+            let Answer::Cards { cards } = g.take_answer() else { unreachable!("validated") };
+            let ids: Vec<u64> = cards.iter().map(|c| c.0).collect();
+            solve_with(&to_pay, &pool, &sources, &ids).map_err(|why| crate::cost::cannot_pay(&to_pay.symbols, &why))
+        } else if !to_pay.symbols.is_empty() && !g.seats[self.player as usize].auto_pay && !sources.is_empty() {
+            let options: Vec<ObjId> = sources.iter().map(|s| ObjId(s.id)).collect();
+            g.source_buf = sources;
+            let max = options.len() as u32;
+            self.stage = Stage::Pay;
+            return self.ask(Purpose::PayMana, Choice::Cards { options, min: 0, max });
+        } else {
+            solve(&to_pay, &pool, &sources).ok_or_else(|| crate::cost::cannot_pay(&to_pay.symbols, "not enough untapped mana sources and mana in the pool"))
+        };
+        g.source_buf = sources;
+        let payment = match payment {
+            Ok(p) => p,
+            Err(e) => return Step::Fail(e),
+        };
+        let id = g.commit_activation(&self, slot, &payment);
+        g.output.push(id);
+        Step::Done
     }
 }
 
@@ -481,9 +490,12 @@ impl Game {
     /// triggers waits for priority (CR 602.2i).
     fn commit_activation(&mut self, a: &ActivateProc, slot: u32, payment: &crate::payment::Payment) -> ObjId {
         let p = a.player;
-        let def = self.defs[self.objects[slot as usize].def as usize].clone();
-        let ability = &def.rules.activated[a.index as usize];
+        // The cost's parts, read before anything changes (no clone of the definition).
+        let ability = &self.def_of_slot(slot).rules.activated[a.index as usize];
+        let cycling = ability.cycling;
         let cost = &ability.cost;
+        let (pay_life, tap, untap, loyalty, discard_self, sacrifice_self) = (cost.pay_life, cost.tap, cost.untap, cost.loyalty, cost.discard_self, cost.sacrifice_self);
+        let remove_counters = cost.remove_counters.clone();
         let from_hidden = !self.objects[slot as usize].zone.kind.is_public();
         let ability_id = self.put_ability_object(p, self.objects[slot as usize].def, slot, a.source, AbilityRef::Activated(a.index));
         self.objects[ability_id.slot() as usize].cast.x = a.x;
@@ -495,20 +507,20 @@ impl Game {
             self.log.push_with(|| Event::Revealed { player: p, cards: vec![card] });
         }
         self.execute_payment(p, payment);
-        if cost.pay_life > 0 {
-            self.change_life(p, -(cost.pay_life as i32));
+        if pay_life > 0 {
+            self.change_life(p, -(pay_life as i32));
         }
-        if cost.tap {
+        if tap {
             self.objects[slot as usize].tapped = true;
         }
-        if cost.untap {
+        if untap {
             self.untap(slot);
         }
-        if let Some(l) = cost.loyalty {
+        if let Some(l) = loyalty {
             self.loyalty_activated.push(a.source);
             let _ = if l >= 0 { self.put_counters(slot, "loyalty", l as u32) } else { self.remove_counters_from(slot, "loyalty", l.unsigned_abs()) };
         }
-        if let Some((kind, n)) = &cost.remove_counters {
+        if let Some((kind, n)) = &remove_counters {
             let _ = self.remove_counters_from(slot, kind, *n);
         }
         if let Some(s) = a.sacrifice {
@@ -519,13 +531,13 @@ impl Game {
         if let Some(d) = a.discard.card {
             self.discard_one(p, d.slot(), Some(p), false, a.discard.hidden, false);
         }
-        if cost.discard_self {
-            self.discard_one(p, slot, Some(p), false, false, ability.cycling);
-        } else if cost.sacrifice_self {
+        if discard_self {
+            self.discard_one(p, slot, Some(p), false, false, cycling);
+        } else if sacrifice_self {
             self.sacrifice(slot);
         }
         // CR 602.2i: activated once every cost is paid.
-        let (source, cycling) = (a.source, ability.cycling);
+        let source = a.source;
         self.log.push_with(|| Event::AbilityActivated { player: p, source, ability: ability_id, cycling });
         self.priority_to(p);
         ability_id

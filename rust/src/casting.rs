@@ -312,13 +312,13 @@ impl CastProc {
         CostToPay { symbols, x: 0, life_available: g.players[self.caster as usize].life as i64 }
     }
 
-    fn ask(mut self, purpose: Purpose, choice: Choice) -> Step {
+    fn ask(mut self: Box<Self>, purpose: Purpose, choice: Choice) -> Step {
         self.asked = true;
         let d = Decision { player: self.caster, purpose, choice };
-        Step::Ask(Frame::Cast(Box::new(self)), d)
+        Step::Ask(Frame::Cast(self), d)
     }
 
-    pub(crate) fn step(mut self, g: &mut Game) -> Step {
+    pub(crate) fn step(mut self: Box<Self>, g: &mut Game) -> Step {
         loop {
             match self.stage.clone() {
                 // CR 601.2b: the modes come first.
@@ -465,7 +465,7 @@ impl CastProc {
                     };
                     match self.discard.step(g, self.caster, filter, self.card.slot(), self.opts.discard, &def.name) {
                         Ok(None) => self.stage = Stage::Sticker,
-                        Ok(Some(d)) => return Step::Ask(Frame::Cast(Box::new(self)), d),
+                        Ok(Some(d)) => return Step::Ask(Frame::Cast(self), d),
                         Err(e) => return Step::Fail(e),
                     }
                 }

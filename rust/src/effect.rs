@@ -111,49 +111,57 @@ impl EffectProc {
         }
     }
 
-    pub(crate) fn step(mut self, g: &mut Game) -> Step {
+    pub(crate) fn step(mut self: Box<Self>, g: &mut Game) -> Step {
         let src = self.source(g);
         if self.choosing {
             self.choosing = false;
             let answer = g.take_answer();
-            let effect = &src.list(&self.root, &self.path)[self.pc as usize - 1];
+            let list = src.list(&self.root, &self.path);
+            let effect = &list[self.pc as usize - 1];
             if let Some(pending) = self.answered(g, effect, answer) {
-                return self.pend(g, pending);
+                let last = self.pc as usize == list.len();
+                return self.pend(g, pending, last);
             }
         }
         loop {
-            let Some(effect) = src.list(&self.root, &self.path).get(self.pc as usize) else { return Step::Done };
+            let list = src.list(&self.root, &self.path);
+            let Some(effect) = list.get(self.pc as usize) else { return Step::Done };
             self.pc += 1;
             if let Some(pending) = self.apply(g, effect) {
-                return self.pend(g, pending);
+                let last = self.pc as usize == list.len();
+                return self.pend(g, pending, last);
             }
         }
     }
 
-    /// Hands over to what an instruction needs before the next one.
-    fn pend(mut self, g: &mut Game, pending: Pending) -> Step {
+    /// Hands over to what an instruction needs before the next one. After the `last`
+    /// instruction of its list nothing is left to do, so a frame it starts simply takes over
+    /// (what the instructions know isn't read again).
+    fn pend(mut self: Box<Self>, g: &mut Game, pending: Pending, last: bool) -> Step {
         match pending {
             Pending::Frame(frame) => {
-                g.frames.push(Frame::Effect(Box::new(self)));
+                if !last {
+                    g.frames.push(Frame::Effect(self));
+                }
                 g.frames.push(frame);
                 Step::Done
             }
             Pending::Branch(branch) => {
                 let mut inner = EffectProc { def: self.def, root: self.root.clone(), path: self.path.clone(), pc: 0, choosing: false, mill_orders: Vec::new(), ctx: self.ctx.clone() };
                 inner.path.push((self.pc - 1, branch));
-                g.frames.push(Frame::Effect(Box::new(self)));
+                g.frames.push(Frame::Effect(self));
                 g.frames.push(Frame::Effect(Box::new(inner)));
                 Step::Done
             }
             Pending::Ask(d) => {
                 self.choosing = true;
-                Step::Ask(Frame::Effect(Box::new(self)), d)
+                Step::Ask(Frame::Effect(self), d)
             }
             Pending::Inline(effects) => {
                 // A "you may" / "if you do" body runs with this context; what it remembers and
                 // mills comes back through `Root::Inline`'s own context, so run it in place.
                 let inner = EffectProc { def: self.def, root: Root::Inline(Arc::new(effects)), path: Vec::new(), pc: 0, choosing: false, mill_orders: Vec::new(), ctx: self.ctx.clone() };
-                g.frames.push(Frame::Effect(Box::new(self)));
+                g.frames.push(Frame::Effect(self));
                 g.frames.push(Frame::Effect(Box::new(inner)));
                 Step::Done
             }

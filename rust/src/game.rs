@@ -1163,7 +1163,14 @@ impl Game {
     /// Replaces this game's state with a copy of `src`, reusing this game's allocations
     /// (the fast reset that batch runs use between repetitions).
     pub fn reset_from(&mut self, src: &Game) {
-        self.defs.clone_from(&src.defs);
+        // The shared parts are usually the very same: then copying them would only count
+        // references up and down.
+        fn share<T>(to: &mut Arc<T>, from: &Arc<T>) {
+            if !Arc::ptr_eq(to, from) {
+                *to = from.clone();
+            }
+        }
+        share(&mut self.defs, &src.defs);
         self.objects.clone_from(&src.objects);
         self.players.clone_from(&src.players);
         self.battlefield.clone_from(&src.battlefield);
@@ -1188,7 +1195,7 @@ impl Game {
         self.answer.clone_from(&src.answer);
         self.output.clone_from(&src.output);
         self.log.recording = src.log.recording;
-        self.log.events = src.log.events.clone();
+        share(&mut self.log.events, &src.log.events);
         self.outcome.clone_from(&src.outcome);
         self.object_counters.clone_from(&src.object_counters);
         self.pending_triggers.clone_from(&src.pending_triggers);
@@ -1201,7 +1208,7 @@ impl Game {
         self.partial.clone_from(&src.partial);
         self.known.clone_from(&src.known);
         self.origin.clone_from(&src.origin);
-        self.history = src.history.clone();
+        share(&mut self.history, &src.history);
     }
 }
 

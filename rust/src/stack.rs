@@ -80,13 +80,13 @@ impl ResolveProc {
                 g.priority_to(g.active);
                 return Step::Done;
             };
-            let delayed = item.delayed.clone();
+            let delayed = item.delayed;
             let mut ctx = EffectCtx {
                 controller,
                 source,
                 source_id,
                 cast,
-                targets: item.targets.clone(),
+                targets: item.targets,
                 legal,
                 milled: Vec::new(),
                 triggering: item.triggering,
@@ -130,7 +130,7 @@ impl ResolveProc {
             source: slot,
             source_id: g.id_of(slot),
             cast: g.objects[slot as usize].cast,
-            targets: item.targets.clone(),
+            targets: item.targets,
             legal,
             milled: Vec::new(),
             triggering: None,

@@ -102,9 +102,9 @@ impl Game {
             if o.flags & Object::HAS_TRIGGERS == 0 {
                 continue;
             }
-            let def = self.defs[o.def as usize].clone();
-            for (i, t) in def.rules.triggers.iter().enumerate() {
-                if self.matches(&t.when, s, o.controller, &ev) {
+            // By index, not by a clone of the definition: this runs for every event.
+            for i in 0..self.defs[o.def as usize].rules.triggers.len() {
+                if self.matches(&self.defs[o.def as usize].rules.triggers[i].when, s, o.controller, &ev) {
                     let triggering = about.map(|a| self.id_of(a));
                     self.queue_trigger(s, i, o.controller, triggering);
                 }
@@ -139,8 +139,7 @@ impl Game {
     pub(crate) fn queue_trigger(&mut self, source: u32, index: usize, controller: u8, triggering: Option<ObjId>) {
         let source_id = self.id_of(source);
         let o = self.objects[source as usize];
-        let def = self.defs[o.def as usize].clone();
-        let t = &def.rules.triggers[index];
+        let t = &self.defs[o.def as usize].rules.triggers[index];
         if t.condition.as_ref().is_some_and(|c| !self.intervening_if(c, controller, &o.cast)) {
             return;
         }
@@ -166,9 +165,9 @@ impl Game {
     /// A card was cycled: its own "when you cycle this card", wherever it went (CR 702.29c),
     /// then permanents' "whenever a player cycles".
     pub(crate) fn fire_cycle(&mut self, player: u8, card_slot: u32) {
-        let def = self.defs[self.objects[card_slot as usize].def as usize].clone();
-        for (i, t) in def.rules.triggers.iter().enumerate() {
-            if t.when == Trigger::CycleThis {
+        let def = self.objects[card_slot as usize].def as usize;
+        for i in 0..self.defs[def].rules.triggers.len() {
+            if self.defs[def].rules.triggers[i].when == Trigger::CycleThis {
                 self.queue_trigger(card_slot, i, player, None);
             }
         }
@@ -184,9 +183,9 @@ impl Game {
     /// A permanent died (CR 700.4): its own "when this dies", looking back in time at the
     /// permanent it was (CR 603.10a). `controller` is who controlled it then.
     pub(crate) fn fire_dies(&mut self, card_slot: u32, controller: u8) {
-        let def = self.defs[self.objects[card_slot as usize].def as usize].clone();
-        for (i, t) in def.rules.triggers.iter().enumerate() {
-            if t.when == Trigger::Dies {
+        let def = self.objects[card_slot as usize].def as usize;
+        for i in 0..self.defs[def].rules.triggers.len() {
+            if self.defs[def].rules.triggers[i].when == Trigger::Dies {
                 self.queue_trigger(card_slot, i, controller, None);
             }
         }
