@@ -120,7 +120,7 @@ impl Game {
                 return Err(Error::CannotPay(format!("player {p} has no {f} card in hand to discard for this ability of {}", def.name)));
             }
         }
-        if let Some(i) = ability.targets.iter().position(|t| !t.up_to && (self.target_options(t, p, None).len() as u32) < t.count) {
+        if let Some(i) = ability.targets.iter().position(|t| !t.up_to && !self.has_target_options(t, p, None, t.count)) {
             return Err(illegal(format!("this ability of {} has too few legal targets for target {i} (CR 601.2c)", def.name)));
         }
         // With choices to make before paying, check the mana now, so that no decision is asked
@@ -153,7 +153,7 @@ impl Game {
         if self.activation_refusal(p, slot, a).is_some() {
             return false;
         }
-        if a.targets.iter().any(|t| !t.up_to && (self.target_options(t, p, None).len() as u32) < t.count) {
+        if a.targets.iter().any(|t| !t.up_to && !self.has_target_options(t, p, None, t.count)) {
             return false;
         }
         let has = |filter: &Option<crate::filter::Filter>, zone: &[u32]| {

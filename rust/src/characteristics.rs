@@ -39,9 +39,13 @@ impl Game {
     /// [`Game::toughness_of`] with the bonuses from other permanents found beforehand
     /// ([`Game::pt_bonuses`]), for scans over many creatures.
     pub(crate) fn toughness_with(&self, slot: u32, bonuses: &[PtBonus<'_>]) -> i64 {
-        let base = self.defined_power_toughness(slot).unwrap_or_else(|| self.def_of_slot(slot).printed_pt.1);
         let (_, t) = self.modifications(slot, bonuses);
-        base + t
+        self.base_toughness(slot) + t
+    }
+
+    /// Toughness before the layer 7c modifications: layer 7a or the printed value.
+    pub(crate) fn base_toughness(&self, slot: u32) -> i64 {
+        self.defined_power_toughness(slot).unwrap_or_else(|| self.def_of_slot(slot).printed_pt.1)
     }
 
     /// The bonuses permanents' static abilities now give other creatures (those of size 0,

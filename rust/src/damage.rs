@@ -42,14 +42,14 @@ impl Game {
                 continue; // only counters below
             }
             let def = self.def_of_slot(slot);
-            // Static bonuses only add, so an undamaged creature with a positive printed
-            // toughness and no counters or "until end of turn" effects on it survives.
+            // Static bonuses only add, so an undamaged creature with a positive printed (or
+            // characteristic-defined) toughness and no counters or "until end of turn" effects
+            // on it survives.
             let plain = || {
                 self.objects[slot as usize].damage == 0
-                    && def.printed_pt.1 > 0
-                    && def.rules.power_toughness.is_none()
                     && self.until_end_of_turn.is_empty()
                     && self.counters_on(slot).is_none()
+                    && self.base_toughness(slot) > 0
             };
             if def.is(CardType::Creature) && !plain() {
                 let t = self.toughness_with(slot, bonuses.get_or_insert_with(|| self.pt_bonuses()));

@@ -31,8 +31,7 @@ pub enum PriorityAction {
 /// What a player could pay with now, found once while looking over the spells they could
 /// cast: the most mana they could make in all (`None` if a permanent of theirs has static
 /// abilities, which might change a cost), and the mana by type from their pool and untapped
-/// sources (`None` also if a source could make more than one type, which counting can't
-/// settle).
+/// sources (`None` if a source could make more than one type, which counting can't settle).
 pub(crate) struct Supply {
     most: Option<u32>,
     by_type: Option<[u64; 6]>,
@@ -203,22 +202,21 @@ impl Game {
 
     /// What `p` could pay with now (see [`Supply`]).
     fn supply(&self, p: u8) -> Supply {
+        // A static ability may reduce a cost below its least mana, so then the total can't
+        // rule a spell out; the mana by type is the same either way.
         let statics = self.battlefield.iter().any(|&s| {
             let o = &self.objects[s as usize];
             o.controller == p && o.flags & crate::object::Object::HAS_STATICS != 0
         });
-        if statics {
-            return Supply { most: None, by_type: None };
-        }
         let (total, by_type) = crate::payment::supply(&self.players[p as usize].pool, self.mana_sources_iter(p));
-        Supply { most: Some(total.min(u32::MAX as u64) as u32), by_type }
+        Supply { most: (!statics).then(|| total.min(u32::MAX as u64) as u32), by_type }
     }
 
     /// Whether `p` could cast the card in `slot` now as far as targets and costs go (unkicked,
     /// with no X): required targets exist, an additional discard can be made, the cost paid.
     fn could_cast(&self, p: u8, slot: u32, supply: Option<&Supply>) -> bool {
         let def = self.def_of_slot(slot);
-        let required_targets_exist = def.rules.targets.iter().filter(|t| t.if_kicked.is_none() && !t.up_to && t.mode.is_none()).all(|t| self.target_options(t, p, None).len() as u32 >= t.count);
+        let required_targets_exist = def.rules.targets.iter().filter(|t| t.if_kicked.is_none() && !t.up_to && t.mode.is_none()).all(|t| self.has_target_options(t, p, None, t.count));
         let discard_ok = def.rules.additional_discard.as_ref().is_none_or(|f| {
             self.players[p as usize].hand.iter().any(|&s| s != slot && f.matches(self.def_of_slot(s)))
         });

@@ -94,21 +94,42 @@ impl Game {
 
     /// Every legal choice for a target of this kind, players first, then objects.
     pub(crate) fn target_options(&self, spec: &TargetSpec, controller: u8, source: Option<u32>) -> Vec<TargetRef> {
-        let kind = spec.kind;
         let mut out = Vec::new();
+        self.visit_target_options(spec, controller, source, |t| {
+            out.push(t);
+            false
+        });
+        out
+    }
+
+    /// Whether at least `n` legal choices exist for this target: counted, stopping at `n`,
+    /// since players look at this for every spell and ability they might use.
+    pub(crate) fn has_target_options(&self, spec: &TargetSpec, controller: u8, source: Option<u32>, n: u32) -> bool {
+        let mut found = 0;
+        if n > 0 {
+            self.visit_target_options(spec, controller, source, |_| {
+                found += 1;
+                found >= n
+            });
+        }
+        found >= n
+    }
+
+    /// Calls `visit` with each legal choice, in the order of [`Game::target_options`], until
+    /// it returns true.
+    fn visit_target_options(&self, spec: &TargetSpec, controller: u8, source: Option<u32>, mut visit: impl FnMut(TargetRef) -> bool) {
         for p in 0..self.players.len() as u8 {
             let t = TargetRef::Player(p);
-            if self.target_is_legal(spec, t, controller, source) {
-                out.push(t);
+            if self.target_is_legal(spec, t, controller, source) && visit(t) {
+                return;
             }
         }
-        let zone = if kind == TargetKind::Spell { &self.stack } else { &self.battlefield };
+        let zone = if spec.kind == TargetKind::Spell { &self.stack } else { &self.battlefield };
         for &slot in zone.iter().rev() {
             let t = TargetRef::Object(self.id_of(slot));
-            if self.target_is_legal(spec, t, controller, source) {
-                out.push(t);
+            if self.target_is_legal(spec, t, controller, source) && visit(t) {
+                return;
             }
         }
-        out
     }
 }
