@@ -769,7 +769,7 @@ impl Game {
         if let (crate::decision::Purpose::PayMana, Answer::Cards { cards }) = (decision.purpose, &answer) {
             self.check_payment(cards).unwrap_or(Ok(()))?;
         }
-        let snapshot = self.needs_snapshot().then(|| self.clone());
+        let snapshot = self.needs_snapshot().then(|| Box::new(self.clone()));
         let mark = self.history.len();
         if self.log.recording {
             Arc::make_mut(&mut self.history).push((decision.player, answer.clone()));
@@ -782,7 +782,7 @@ impl Game {
 
     /// Starts an action made of frames and runs it as far as it goes.
     pub(crate) fn perform(&mut self, frame: Frame) -> Result<Progress> {
-        let snapshot = self.needs_snapshot().then(|| self.clone());
+        let snapshot = self.needs_snapshot().then(|| Box::new(self.clone()));
         let mark = self.history.len();
         self.output.clear();
         self.frames.push(frame);
@@ -796,10 +796,11 @@ impl Game {
 
     /// Undoes a failed action. Frames fail only before they change anything (a cast that
     /// can't be paid fails before the card moves), so without a snapshot dropping the work
-    /// in progress is enough (CR 733).
-    pub(crate) fn restore(&mut self, snapshot: Option<Game>, history_len: usize) {
+    /// in progress is enough (CR 733). The snapshot is boxed so that carrying none costs
+    /// nothing on every action.
+    pub(crate) fn restore(&mut self, snapshot: Option<Box<Game>>, history_len: usize) {
         match snapshot {
-            Some(s) => *self = s,
+            Some(s) => *self = *s,
             None => {
                 if self.history.len() > history_len {
                     Arc::make_mut(&mut self.history).truncate(history_len); // the answers given for it are undone too

@@ -301,6 +301,10 @@ impl ManaSource {
 /// payability test.
 pub type Symbols = SmallVec<[ManaSymbol; 8]>;
 
+/// The sources a payment taps and the type each makes: inline, since a payment rarely taps
+/// more than a handful and one is worked out for every spell and ability paid for.
+pub type Taps = SmallVec<[(u64, ManaType); 8]>;
+
 /// What must be paid: the mana symbols of a total cost (CR 601.2f), the value chosen for X
 /// (each `{X}` is `x` generic), and the payer's life total for Phyrexian symbols (life paid in
 /// all may not exceed it, CR 119.4).
@@ -346,7 +350,7 @@ impl fmt::Display for CostToPay {
 pub struct Payment {
     /// Sources to tap (mana abilities to activate, CR 601.2g) and the type each produces, in
     /// the order the solver chose them.
-    pub taps: Vec<(u64, ManaType)>,
+    pub taps: Taps,
     /// Mana taken from the pool as it was before the payment (excluding mana the taps made).
     pub from_pool: ManaPool,
     /// Life paid for Phyrexian symbols (2 per symbol).
@@ -583,7 +587,7 @@ fn solve_simple(need: &[u64; 6], generic: u64, pool: &ManaPool, sources: &[ManaS
         rest[t] = need[t] - k;
         short |= rest[t] > 0;
     }
-    let mut taps = Vec::with_capacity(sources.len());
+    let mut taps = Taps::new();
     let mut tapped = 0u64;
     let mut excess = [0u64; 6];
     if short {
@@ -906,7 +910,7 @@ struct Builder<'a> {
     from_pool: [u64; 6],
     spent: [u64; 6],
     life_paid: u64,
-    taps: Vec<(u64, ManaType)>,
+    taps: Taps,
     scratch: Vec<Chunk>,
 }
 
@@ -924,7 +928,7 @@ impl<'a> Builder<'a> {
             from_pool: [0; 6],
             spent: [0; 6],
             life_paid: 0,
-            taps: Vec::with_capacity(sources.len().min(16)),
+            taps: Taps::new(),
             scratch: Vec::new(),
         }
     }
@@ -1433,7 +1437,7 @@ mod tests {
         // A flexible source that can make {C} works too (general path).
         let flexible = [ManaSource::new(5, vec![U, C], 1)];
         let p = solve(&cost("{C}"), &ManaPool::new(), &flexible).unwrap();
-        assert_eq!(p.taps, vec![(5, C)]);
+        assert_eq!(p.taps.to_vec(), vec![(5, C)]);
     }
 
     #[test]
@@ -1462,7 +1466,7 @@ mod tests {
         // Preference (not a rule): keep the dual land for later when a basic can pay.
         let sources = [ManaSource::new(1, vec![W, U], 1), land(2, W), land(3, B)];
         let p = solve(&cost("{W}"), &ManaPool::new(), &sources).unwrap();
-        assert_eq!(p.taps, vec![(2, W)]);
+        assert_eq!(p.taps.to_vec(), vec![(2, W)]);
     }
 
     #[test]
@@ -1474,7 +1478,7 @@ mod tests {
         assert_eq!(solve(&cost("{2/W}"), &ManaPool::new(), &islands[..1]), None);
         // One white mana is preferred when it works.
         let p = solve(&cost("{2/W}"), &ManaPool::new(), &[land(1, U), land(2, U), land(3, W)]).unwrap();
-        assert_eq!(p.taps, vec![(3, W)]);
+        assert_eq!(p.taps.to_vec(), vec![(3, W)]);
         // {2/W}{W} with one Plains: the Plains pays {W}, two Islands pay {2/W}.
         let sources = [land(3, W), land(1, U), land(2, U)];
         let p = solve(&cost("{2/W}{W}"), &ManaPool::new(), &sources).unwrap();
@@ -1490,7 +1494,7 @@ mod tests {
         assert!(p.taps.is_empty());
         // Mana first: the Swamp pays it and no life is spent.
         let p = solve(&cost("{B/P}"), &ManaPool::new(), &[land(1, B)]).unwrap();
-        assert_eq!((p.life, p.taps.clone()), (0, vec![(1, B)]));
+        assert_eq!((p.life, p.taps.to_vec()), (0, vec![(1, B)]));
         // CR 119.4: a player can pay life only if their life total is at least the amount.
         let mut c = cost("{B/P}");
         c.life_available = 1;
@@ -1550,7 +1554,7 @@ mod tests {
         assert_eq!((p.from_pool, p.leftover), (pool("{C}"), pool("{U}")));
         // The pool covers part, a land the rest.
         let p = solve(&cost("{1}{R}{R}"), &pool("{R}{G}"), &sources).unwrap();
-        assert_eq!(p.taps, vec![(1, R)]);
+        assert_eq!(p.taps.to_vec(), vec![(1, R)]);
         assert_eq!(p.from_pool, pool("{R}{G}"));
         assert!(p.leftover.is_empty());
     }
@@ -1565,7 +1569,7 @@ mod tests {
         // Gilded Lotus: three mana of any ONE color.
         let lotus = ManaSource::new(8, vec![W, U, B, R, G], 3);
         let p = solve(&cost("{G}{G}"), &ManaPool::new(), std::slice::from_ref(&lotus)).unwrap();
-        assert_eq!((p.taps.clone(), p.leftover), (vec![(8, G)], pool("{G}")));
+        assert_eq!((p.taps.to_vec(), p.leftover), (vec![(8, G)], pool("{G}")));
         assert_eq!(solve(&cost("{W}{U}"), &ManaPool::new(), std::slice::from_ref(&lotus)), None, "one type per activation");
         // Two Lotuses: one for white, one for blue.
         let lotus2 = ManaSource { id: 9, ..lotus.clone() };

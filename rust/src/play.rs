@@ -253,7 +253,7 @@ impl Game {
         }
         // A play that fails part-way is undone whole, not just its last action (CR 733):
         // such failures come only from scripts and strict mode, which keep a snapshot.
-        let snapshot = self.needs_snapshot().then(|| self.clone());
+        let snapshot = self.needs_snapshot().then(|| Box::new(self.clone()));
         let mark = self.history.len();
         self.play_actions(until, max_actions).inspect_err(|_| self.restore(snapshot, mark))
     }
