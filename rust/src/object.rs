@@ -78,6 +78,12 @@ impl Object {
     pub const HAS_TRIGGERS: u8 = 8;
     /// Has a static ability changing other creatures' power and toughness (layer 7c).
     pub const HAS_PT_STATIC: u8 = 16;
+    /// A land card (CR 305): players look over their hands for these on every priority.
+    pub const LAND: u8 = 32;
+    /// An instant or a card with flash: castable any time the player has priority (CR 117.1a).
+    pub const FAST: u8 = 64;
+    /// Has a cycling ability, typecycling included (CR 702.29).
+    pub const CYCLING: u8 = 128;
 
     pub fn flags_of(def: &crate::card::CardDef) -> u8 {
         use crate::card::CardType;
@@ -96,6 +102,15 @@ impl Object {
         }
         if def.rules.statics.iter().any(|s| matches!(s, crate::rules::StaticAbility::OthersGetPerCounter { .. })) {
             f |= Object::HAS_PT_STATIC;
+        }
+        if def.is(CardType::Land) {
+            f |= Object::LAND;
+        }
+        if def.is(CardType::Instant) || def.rules.flash {
+            f |= Object::FAST;
+        }
+        if def.rules.activated.iter().any(|a| a.cycling) {
+            f |= Object::CYCLING;
         }
         f
     }

@@ -153,9 +153,11 @@ impl Game {
         }
         let sorcery_time = self.step.is_main() && self.active == p && self.stack.is_empty();
         let hand = &self.players[p as usize].hand;
+        use crate::object::Object;
+        let flags = |s: u32| self.objects[s as usize].flags;
         if sorcery_time && self.lands_played == 0 {
             for &s in hand {
-                if self.def_of_slot(s).is(CardType::Land) && visit(PriorityAction::PlayLand { card: self.id_of(s) }) {
+                if flags(s) & Object::LAND != 0 && visit(PriorityAction::PlayLand { card: self.id_of(s) }) {
                     return;
                 }
             }
@@ -163,14 +165,11 @@ impl Game {
         // What `p` could pay with, found once, when first needed.
         let mut supply: Option<Supply> = None;
         for &slot in hand {
+            // Lands aren't cast; outside sorcery timing only instants and flash cards are.
+            if flags(slot) & Object::LAND != 0 || !(sorcery_time || flags(slot) & Object::FAST != 0) {
+                continue;
+            }
             let def = self.def_of_slot(slot);
-            if def.is(CardType::Land) {
-                continue;
-            }
-            let fast = def.is(CardType::Instant) || def.rules.flash;
-            if !(fast || sorcery_time) {
-                continue;
-            }
             let supply = supply.get_or_insert_with(|| self.supply(p));
             if supply.most.is_some_and(|most| def.least_mana > most) {
                 continue; // more than all the mana they could make, whatever it costs exactly
@@ -287,10 +286,31 @@ impl Game {
     /// with the decision pending).
     pub fn play_one(&mut self) -> Result<Progress> {
         self.ensure_idle()?;
-        if self.priority.is_none() {
+        let Some(p) = self.priority else {
             return Err(invalid("nobody has priority, so the game can't go on from here"));
+        };
+        if self.goldfish_just_passes(p) {
+            // What a priority frame would do here, without the frame: the player passes and
+            // priority moves on (CR 117.3d); nothing changed, so nothing else applies.
+            self.output.clear();
+            self.pass_inner()?;
+            return Ok(Progress::Done(Vec::new()));
         }
         self.perform(Frame::Priority(PriorityProc::new()))
+    }
+
+    /// Whether `p`, a goldfish in an unattended run, passes now and that pass only hands
+    /// priority to the next player: not the last pass of a round, no trigger waiting to go
+    /// on the stack, no legend rule to apply. Most priorities of a game are these.
+    fn goldfish_just_passes(&self, p: u8) -> bool {
+        self.unattended
+            && self.frames.is_empty()
+            && self.outcome.is_none()
+            && self.pending_triggers.is_empty()
+            && !self.legendary_entered
+            && (self.passes as usize + 1) < self.live_players()
+            && self.answers_itself(p, crate::policy::Policy::Goldfish)
+            && self.goldfish_action(p, |_| true) == PriorityAction::Pass
     }
 }
 

@@ -179,15 +179,13 @@ impl Clone for Seat {
 impl crate::game::Game {
     /// The goldfish's priority action (see [`Policy::Goldfish`]), among those `allowed`.
     pub(crate) fn goldfish_action(&self, p: u8, allowed: impl Fn(&PriorityAction) -> bool) -> PriorityAction {
-        use crate::card::CardType;
         let hand = &self.players[p as usize].hand;
         let sorcery_time = self.step.is_main() && self.active == p && self.stack.is_empty();
         let cycle = sorcery_time && {
-            let lacks_lands = !hand.iter().any(|&s| self.def_of_slot(s).is(CardType::Land));
-            let lacks_spells = !hand.iter().any(|&s| {
-                let d = self.def_of_slot(s);
-                !d.is(CardType::Land) && !d.rules.activated.iter().any(|a| a.cycling)
-            });
+            use crate::object::Object;
+            let flags = |s: u32| self.objects[s as usize].flags;
+            let lacks_lands = !hand.iter().any(|&s| flags(s) & Object::LAND != 0);
+            let lacks_spells = !hand.iter().any(|&s| flags(s) & (Object::LAND | Object::CYCLING) == 0);
             lacks_lands || lacks_spells
         };
         // Only a + loyalty ability (sorcery speed, CR 606.3) or, when it wants to, cycling
