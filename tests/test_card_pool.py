@@ -1190,6 +1190,12 @@ def test_satyr_wayfinder_reveals_four_puts_a_land_in_hand_and_the_rest_in_the_gr
     assert names(g, g.hand(0)) == ["Forest"] and names(g, g.library(0)) == ["Island"]
     assert sorted(names(g, g.graveyard(0))) == ["Grizzly Bears", "Lightning Bolt", "Swamp"]
     assert "milled" not in kinds(g.events)  # not mill
+    # Every card that changed zones says so: the land to hand, the rest to the graveyard, as
+    # the new objects they became (CR 400.7).
+    moves = {(e["from_id"], e["to"]["kind"]): e["card"] for e in g.events if e["kind"] == "moved" and e["from"]["kind"] == "library"}
+    assert moves[(lib[1], "hand")] == g.hand(0)[0]
+    assert sorted(card for (_, to), card in moves.items() if to == "graveyard") == sorted(g.graveyard(0))
+    assert {old for (old, to) in moves if to == "graveyard"} == {lib[0], lib[2], lib[3]}
 
 
 @covers("Sidisi, Brood Tyrant")

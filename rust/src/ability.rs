@@ -202,7 +202,7 @@ impl Game {
         let loyalty = || self.counters_on(slot).map_or(0, |c| c.get("loyalty"));
         let refusal = if !ok_zone || whose != p {
             Refusal::Zone
-        } else if ability.cycling && self.battlefield.iter().any(|&s| self.def_of_slot(s).rules.statics.contains(&StaticAbility::ProhibitCycling)) {
+        } else if ability.cycling && self.statics().any(|(_, st)| *st == StaticAbility::ProhibitCycling) {
             Refusal::Prohibited // CR 602.5: a prohibited ability can't even be begun
         } else if (ability.sorcery_speed || cost.loyalty.is_some()) && !(self.step.is_main() && self.active == p && self.stack.is_empty()) {
             Refusal::Timing
@@ -278,15 +278,11 @@ impl Game {
         if ability.cycling {
             // "Cost up to {N} less": all of it.
             let mut reduction: u32 = 0;
-            for &s in &self.battlefield {
-                if self.objects[s as usize].controller == p {
-                    for st in &self.def_of_slot(s).rules.statics {
-                        if let StaticAbility::CyclingCostReduction { up_to } = st {
-                            reduction += up_to;
-                        }
-                    }
+            self.for_each_static(p, |st| {
+                if let StaticAbility::CyclingCostReduction { up_to } = st {
+                    reduction += up_to;
                 }
-            }
+            });
             reduce_generic(&mut symbols, reduction);
         }
         symbols.retain(|s| *s != ManaSymbol::Generic(0));

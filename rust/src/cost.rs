@@ -81,7 +81,7 @@ impl Game {
     }
 
     /// Static abilities of permanents `p` controls (CR 604.1).
-    fn for_each_static(&self, p: u8, mut f: impl FnMut(&StaticAbility)) {
+    pub(crate) fn for_each_static(&self, p: u8, mut f: impl FnMut(&StaticAbility)) {
         for &slot in &self.battlefield {
             let o = &self.objects[slot as usize];
             if o.controller == p && o.flags & Object::HAS_STATICS != 0 {

@@ -546,20 +546,22 @@ impl EffectProc {
     /// The revealed cards not taken go to the graveyard or the bottom of the library.
     fn put_rest(&self, g: &mut Game, cards: Vec<ObjId>, rest: RestGo) {
         let owner = self.ctx.controller;
-        match rest {
-            RestGo::Graveyard => {
-                let slots: Vec<u32> = cards.iter().map(|c| c.slot()).collect();
-                let mut moved = Vec::with_capacity(slots.len());
-                for &s in &slots {
-                    moved.push(g.move_slot(s, ZoneKind::Graveyard, Position::Top));
-                }
-                g.fire(crate::trigger::TriggerEvent::LibraryToGraveyard { player: owner, cards: &moved });
+        let (to, position) = match rest {
+            RestGo::Graveyard => (ZoneKind::Graveyard, Position::Top),
+            RestGo::LibraryBottom => (ZoneKind::Library, Position::Bottom),
+        };
+        let mut moved = Vec::with_capacity(cards.len());
+        for from_id in cards {
+            let from = g.objects[from_id.slot() as usize].zone;
+            let card = g.move_slot(from_id.slot(), to, position);
+            let to = g.objects[from_id.slot() as usize].zone;
+            if from != to {
+                g.log.push_with(|| Event::Moved { from_id, card, from, to }); // not for a reordering
             }
-            RestGo::LibraryBottom => {
-                for c in cards {
-                    g.move_slot(c.slot(), ZoneKind::Library, Position::Bottom);
-                }
-            }
+            moved.push(card);
+        }
+        if rest == RestGo::Graveyard {
+            g.fire(crate::trigger::TriggerEvent::LibraryToGraveyard { player: owner, cards: &moved });
         }
     }
 

@@ -179,7 +179,7 @@ impl Game {
             }
         }
         // Cards a permission lets them cast from their graveyard.
-        if self.statics_in_play() && self.battlefield.iter().any(|&s| self.def_of_slot(s).rules.statics.iter().any(|st| matches!(st, crate::rules::StaticAbility::CastFromGraveyard { .. }))) {
+        if self.statics().any(|(_, st)| matches!(st, crate::rules::StaticAbility::CastFromGraveyard { .. })) {
             for &slot in &self.players[p as usize].graveyard {
                 let def = self.def_of_slot(slot);
                 let fast = def.is(CardType::Instant) || def.rules.flash;

@@ -26,7 +26,8 @@ impl Game {
         self.battlefield.iter().any(|&s| self.objects[s as usize].flags & Object::HAS_STATICS != 0)
     }
 
-    fn statics(&self) -> impl Iterator<Item = (u32, &StaticAbility)> + '_ {
+    /// Every static ability of a permanent, with its permanent's slot (CR 604.1).
+    pub(crate) fn statics(&self) -> impl Iterator<Item = (u32, &StaticAbility)> + '_ {
         self.battlefield
             .iter()
             .filter(|&&s| self.objects[s as usize].flags & Object::HAS_STATICS != 0)
