@@ -125,8 +125,7 @@ impl Game {
         }
         // With choices to make before paying, check the mana now, so that no decision is asked
         // for an activation that can't be paid; otherwise paying checks it.
-        let choices_first = ability.cost.has_x() || !ability.targets.is_empty() || ability.cost.sacrifice.is_some() || ability.cost.discard.is_some();
-        if choices_first && !self.ability_mana_payable(p, slot, ability) {
+        if ability.has_choices_before_paying() && !self.ability_mana_payable(p, slot, ability) {
             let to_pay = self.ability_mana(p, ability, 0);
             return Err(crate::cost::cannot_pay(&to_pay.symbols, "not enough untapped mana sources and mana in the pool"));
         }
@@ -339,8 +338,7 @@ impl ActivateProc {
         let Ok(slot) = g.slot_of(self.source) else { return Step::Fail(Error::NoSuchObject(self.source.0)) };
         // An ability with no choices before paying (cycling, most mana-and-tap costs) goes
         // straight to paying, without holding its definition.
-        let chooses = |a: &ActivatedAbility| a.cost.has_x() || !a.targets.is_empty() || a.cost.sacrifice.is_some() || a.cost.discard.is_some();
-        if self.stage == Stage::Pay || !chooses(&g.def_of_slot(slot).rules.activated[self.index as usize]) {
+        if self.stage == Stage::Pay || !g.def_of_slot(slot).rules.activated[self.index as usize].has_choices_before_paying() {
             return self.pay(g, slot);
         }
         let def = g.defs[g.objects[slot as usize].def as usize].clone();

@@ -422,6 +422,14 @@ pub struct ActivatedAbility {
     pub sorcery_speed: bool,
 }
 
+impl ActivatedAbility {
+    /// Whether activating it asks anything before the costs are paid: X, targets, or which
+    /// permanent to sacrifice or card to discard (CR 602.2b, 601.2b-c).
+    pub fn has_choices_before_paying(&self) -> bool {
+        self.cost.has_x() || !self.targets.is_empty() || self.cost.sacrifice.is_some() || self.cost.discard.is_some()
+    }
+}
+
 /// What a triggered ability waits for (CR 603.1). "This" means the ability's own object.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
