@@ -631,7 +631,6 @@ def test_auto_pay_off_makes_the_cycling_mana_a_pay_mana_decision():  # CR 602.2b
     assert g.stack() == [ab]
 
 
-
 def test_a_pay_mana_answer_that_cannot_pay_an_ability_is_refused_and_changes_nothing():  # CR 601.2h via 602.2b
     g, c, _, _ = cycling_game("Canyon Slough", ["Swamp", "Island", "Island"])
     lands = g.battlefield()

@@ -82,14 +82,19 @@ impl Game {
 
     /// Static abilities of permanents `p` controls (CR 604.1).
     pub(crate) fn for_each_static(&self, p: u8, mut f: impl FnMut(&StaticAbility)) {
-        for &slot in &self.battlefield {
-            let o = &self.objects[slot as usize];
-            if o.controller == p && o.flags & Object::HAS_STATICS != 0 {
-                for s in &self.def_of_slot(slot).rules.statics {
-                    f(s);
-                }
+        for slot in self.static_sources(p) {
+            for s in &self.def_of_slot(slot).rules.statics {
+                f(s);
             }
         }
+    }
+
+    /// The permanents `p` controls that have static abilities.
+    pub(crate) fn static_sources(&self, p: u8) -> impl Iterator<Item = u32> + '_ {
+        self.battlefield.iter().copied().filter(move |&s| {
+            let o = &self.objects[s as usize];
+            o.controller == p && o.flags & Object::HAS_STATICS != 0
+        })
     }
 
     /// Carries out a payment: taps the sources, adds their mana and spends it with the pool's

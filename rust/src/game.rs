@@ -769,36 +769,44 @@ impl Game {
         if let (crate::decision::Purpose::PayMana, Answer::Cards { cards }) = (decision.purpose, &answer) {
             self.check_payment(cards).unwrap_or(Ok(()))?;
         }
-        let snapshot = self.needs_snapshot().then(|| Box::new(self.clone()));
-        let mark = self.history.len();
-        if self.log.recording {
-            Arc::make_mut(&mut self.history).push((decision.player, answer.clone()));
-        }
-        self.pending = None;
-        self.partial.clear();
-        self.answer = Some(answer);
-        self.run().inspect_err(|_| self.restore(snapshot, mark))
+        let player = decision.player;
+        self.undoable(|g| {
+            if g.log.recording {
+                Arc::make_mut(&mut g.history).push((player, answer.clone()));
+            }
+            g.pending = None;
+            g.partial.clear();
+            g.answer = Some(answer);
+            g.run()
+        })
     }
 
     /// Starts an action made of frames and runs it as far as it goes.
     pub(crate) fn perform(&mut self, frame: Frame) -> Result<Progress> {
-        let snapshot = self.needs_snapshot().then(|| Box::new(self.clone()));
-        let mark = self.history.len();
-        self.output.clear();
-        self.frames.push(frame);
-        self.run().inspect_err(|_| self.restore(snapshot, mark))
+        self.undoable(|g| {
+            g.output.clear();
+            g.frames.push(frame);
+            g.run()
+        })
     }
 
-    /// Errors mid-action come only from scripts and strict mode, and both keep a snapshot.
-    pub(crate) fn needs_snapshot(&self) -> bool {
+    /// Runs an action, undoing all of it if it fails (CR 733). Errors part-way come only from
+    /// scripts and strict mode, and both keep a snapshot (boxed, so that carrying none costs
+    /// nothing on every action).
+    pub(crate) fn undoable<T>(&mut self, action: impl FnOnce(&mut Game) -> Result<T>) -> Result<T> {
+        let snapshot = self.needs_snapshot().then(|| Box::new(self.clone()));
+        let mark = self.history.len();
+        action(self).inspect_err(|_| self.restore(snapshot, mark))
+    }
+
+    fn needs_snapshot(&self) -> bool {
         self.strict || self.seats.iter().any(|s| !s.script.is_empty())
     }
 
     /// Undoes a failed action. Frames fail only before they change anything (a cast that
     /// can't be paid fails before the card moves), so without a snapshot dropping the work
-    /// in progress is enough (CR 733). The snapshot is boxed so that carrying none costs
-    /// nothing on every action.
-    pub(crate) fn restore(&mut self, snapshot: Option<Box<Game>>, history_len: usize) {
+    /// in progress is enough.
+    fn restore(&mut self, snapshot: Option<Box<Game>>, history_len: usize) {
         match snapshot {
             Some(s) => *self = *s,
             None => {

@@ -75,11 +75,14 @@ pub(crate) struct PriorityProc {
     /// Actions already tried and reversed at this priority.
     #[serde(default)]
     failed: Vec<PriorityAction>,
+    /// The goldfish's action, when it was worked out before this frame began.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    chosen: Option<PriorityAction>,
 }
 
 impl PriorityProc {
     pub(crate) fn new() -> PriorityProc {
-        PriorityProc { options: Vec::new(), running: None, failed: Vec::new() }
+        PriorityProc { options: Vec::new(), running: None, failed: Vec::new(), chosen: None }
     }
 
     pub(crate) fn step(mut self, g: &mut Game) -> Step {
@@ -93,6 +96,9 @@ impl PriorityProc {
             return self.take(g, action);
         }
         let Some(p) = g.priority else { return Step::Done };
+        if let Some(action) = self.chosen.take() {
+            return self.take(g, action);
+        }
         if g.answers_itself(p, crate::policy::Policy::Goldfish) {
             // The goldfish's choice, worked out without listing every action first.
             let action = g.goldfish_action(p, |a| !self.failed.contains(a));
@@ -203,10 +209,7 @@ impl Game {
     fn supply(&self, p: u8) -> Supply {
         // A static ability may reduce a cost below its least mana, so then the total can't
         // rule a spell out; the mana by type is the same either way.
-        let statics = self.battlefield.iter().any(|&s| {
-            let o = &self.objects[s as usize];
-            o.controller == p && o.flags & crate::object::Object::HAS_STATICS != 0
-        });
+        let statics = self.static_sources(p).next().is_some();
         let (total, by_type) = crate::payment::supply(&self.players[p as usize].pool, self.mana_sources_iter(p));
         Supply { most: (!statics).then(|| total.min(u32::MAX as u64) as u32), by_type }
     }
@@ -250,11 +253,8 @@ impl Game {
                 return Err(invalid(format!("the game never stops in the {} step without combat or a decision", s.name())));
             }
         }
-        // A play that fails part-way is undone whole, not just its last action (CR 733):
-        // such failures come only from scripts and strict mode, which keep a snapshot.
-        let snapshot = self.needs_snapshot().then(|| Box::new(self.clone()));
-        let mark = self.history.len();
-        self.play_actions(until, max_actions).inspect_err(|_| self.restore(snapshot, mark))
+        // A play that fails part-way is undone whole, not just its last action.
+        self.undoable(|g| g.play_actions(until, max_actions))
     }
 
     fn play_actions(&mut self, until: Until, max_actions: u64) -> Result<Progress> {
@@ -289,28 +289,31 @@ impl Game {
         let Some(p) = self.priority else {
             return Err(invalid("nobody has priority, so the game can't go on from here"));
         };
-        if self.goldfish_just_passes(p) {
-            // What a priority frame would do here, without the frame: the player passes and
-            // priority moves on (CR 117.3d); nothing changed, so nothing else applies.
-            self.output.clear();
-            self.pass_inner()?;
-            return Ok(Progress::Done(Vec::new()));
+        let mut proc = PriorityProc::new();
+        if self.answers_itself(p, crate::policy::Policy::Goldfish) {
+            let action = self.goldfish_action(p, |_| true);
+            if action == PriorityAction::Pass && self.pass_only_hands_priority_on() {
+                // What a priority frame would do here, without the frame: the player passes
+                // and priority moves on (CR 117.3d); nothing changed, so nothing else applies.
+                self.output.clear();
+                self.pass_inner()?;
+                return Ok(Progress::Done(Vec::new()));
+            }
+            proc.chosen = Some(action); // worked out once
         }
-        self.perform(Frame::Priority(PriorityProc::new()))
+        self.perform(Frame::Priority(proc))
     }
 
-    /// Whether `p`, a goldfish in an unattended run, passes now and that pass only hands
-    /// priority to the next player: not the last pass of a round, no trigger waiting to go
-    /// on the stack, no legend rule to apply. Most priorities of a game are these.
-    fn goldfish_just_passes(&self, p: u8) -> bool {
+    /// Whether, in an unattended run, a pass now would only hand priority to the next player:
+    /// not the last pass of a round, no trigger waiting to go on the stack, no legend rule to
+    /// apply. Most priorities of a game are these.
+    fn pass_only_hands_priority_on(&self) -> bool {
         self.unattended
             && self.frames.is_empty()
             && self.outcome.is_none()
             && self.pending_triggers.is_empty()
             && !self.legendary_entered
             && (self.passes as usize + 1) < self.live_players()
-            && self.answers_itself(p, crate::policy::Policy::Goldfish)
-            && self.goldfish_action(p, |_| true) == PriorityAction::Pass
     }
 }
 

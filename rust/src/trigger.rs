@@ -165,12 +165,7 @@ impl Game {
     /// A card was cycled: its own "when you cycle this card", wherever it went (CR 702.29c),
     /// then permanents' "whenever a player cycles".
     pub(crate) fn fire_cycle(&mut self, player: u8, card_slot: u32) {
-        let def = self.objects[card_slot as usize].def as usize;
-        for i in 0..self.defs[def].rules.triggers.len() {
-            if self.defs[def].rules.triggers[i].when == Trigger::CycleThis {
-                self.queue_trigger(card_slot, i, player, None);
-            }
-        }
+        self.queue_own_triggers(card_slot, &Trigger::CycleThis, player);
         self.fire(TriggerEvent::Cycled { card: card_slot });
     }
 
@@ -183,9 +178,15 @@ impl Game {
     /// A permanent died (CR 700.4): its own "when this dies", looking back in time at the
     /// permanent it was (CR 603.10a). `controller` is who controlled it then.
     pub(crate) fn fire_dies(&mut self, card_slot: u32, controller: u8) {
+        self.queue_own_triggers(card_slot, &Trigger::Dies, controller);
+    }
+
+    /// Queues the card's own abilities that trigger on `when` ("when you cycle this card",
+    /// "when this dies"), read by index rather than by a clone of the definition.
+    fn queue_own_triggers(&mut self, card_slot: u32, when: &Trigger, controller: u8) {
         let def = self.objects[card_slot as usize].def as usize;
         for i in 0..self.defs[def].rules.triggers.len() {
-            if self.defs[def].rules.triggers[i].when == Trigger::Dies {
+            if self.defs[def].rules.triggers[i].when == *when {
                 self.queue_trigger(card_slot, i, controller, None);
             }
         }
