@@ -112,6 +112,17 @@ def test_war_leech_cda_plus_counters_tracks_the_graveyard():  # CR 604.3, 613.4a
     assert kinds(g.events) == ["object_counters_changed", "died"]
 
 
+def test_war_leech_with_only_lands_in_the_graveyard_is_0_0():  # CR 208.2, 604.3, 704.5f
+    # No damage, no counters: whether it lives turns on its own graveyard alone, where lands
+    # count 0 (CR 202.3).
+    g = new_game(strict=True)
+    _, spell = g.add_cards(0, "graveyard", ["Island", "Lórien Revealed"])
+    (leech,) = g.add_cards(0, "battlefield", ["Monstrous War-Leech"])
+    assert g.power_toughness(leech) == (5, 5)
+    g.move(spell, "exile")
+    assert g.battlefield() == [] and names(g, g.graveyard(0)) == ["Monstrous War-Leech", "Island"]  # top first
+
+
 def test_war_leech_cda_works_in_every_zone():  # CR 604.3 ("in all zones")
     g = new_game(strict=True)
     g.add_cards(0, "graveyard", ["Hill Giant"])

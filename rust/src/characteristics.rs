@@ -48,6 +48,18 @@ impl Game {
         self.defined_power_toughness(slot).unwrap_or_else(|| self.def_of_slot(slot).printed_pt.1)
     }
 
+    /// Whether the base toughness is above 0: for a characteristic-defining value, found
+    /// without working out the whole value (the first card with a positive mana value will do).
+    pub(crate) fn base_toughness_positive(&self, slot: u32) -> bool {
+        match self.def_of_slot(slot).rules.power_toughness.as_ref() {
+            None => self.def_of_slot(slot).printed_pt.1 > 0,
+            Some(PowerToughness::HighestManaValueInYourGraveyard) => {
+                let you = self.objects[slot as usize].controller;
+                self.players[you as usize].graveyard.iter().any(|&s| self.def_of_slot(s).mana_value() > 0)
+            }
+        }
+    }
+
     /// The bonuses permanents' static abilities now give other creatures (those of size 0,
     /// usually all of them, left out).
     pub(crate) fn pt_bonuses(&self) -> SmallVec<[PtBonus<'_>; 8]> {

@@ -38,19 +38,20 @@ impl Game {
         let mut annihilate: Vec<(u32, u32)> = Vec::new();
         let mut bonuses = None;
         for &slot in &self.battlefield {
-            if self.objects[slot as usize].flags & crate::object::Object::CREATURE_OR_PLANESWALKER == 0 {
+            use crate::object::Object;
+            let o = &self.objects[slot as usize];
+            if o.flags & Object::CREATURE_OR_PLANESWALKER == 0 {
                 continue; // only counters below
             }
-            let def = self.def_of_slot(slot);
             // Static bonuses only add, so an undamaged creature with a positive printed (or
             // characteristic-defined) toughness and no counters or "until end of turn" effects
             // on it survives.
-            let plain = || {
-                self.objects[slot as usize].damage == 0
-                    && self.until_end_of_turn.is_empty()
-                    && self.counters_on(slot).is_none()
-                    && self.base_toughness(slot) > 0
-            };
+            let untouched = o.damage == 0 && self.until_end_of_turn.is_empty() && self.counters_on(slot).is_none();
+            if untouched && o.flags & Object::STURDY != 0 {
+                continue; // the common case, without looking at the definition
+            }
+            let def = self.def_of_slot(slot);
+            let plain = || untouched && self.base_toughness_positive(slot);
             if def.is(CardType::Creature) && !plain() {
                 let t = self.toughness_with(slot, bonuses.get_or_insert_with(|| self.pt_bonuses()));
                 // CR 704.5f: toughness 0 or less; 704.5g: lethal damage, which doesn't destroy an

@@ -60,7 +60,7 @@ pub struct Object {
     /// definition so scans of the battlefield touch only this table ([`Object::CREATURE_OR_PLANESWALKER`]
     /// and the other bits). Effects that change types must be checked beside these.
     #[serde(default)]
-    pub flags: u8,
+    pub flags: u16,
     /// The turn it entered the battlefield (0: there from the start of the position), for
     /// summoning sickness (CR 302.6).
     #[serde(default)]
@@ -69,23 +69,27 @@ pub struct Object {
 
 impl Object {
     /// Printed creature or planeswalker: state-based actions look at it (CR 704.5f–i).
-    pub const CREATURE_OR_PLANESWALKER: u8 = 1;
+    pub const CREATURE_OR_PLANESWALKER: u16 = 1;
     /// Has static abilities (CR 604).
-    pub const HAS_STATICS: u8 = 2;
+    pub const HAS_STATICS: u16 = 2;
     /// Has a mana ability (CR 605).
-    pub const HAS_MANA: u8 = 4;
+    pub const HAS_MANA: u16 = 4;
     /// Has triggered abilities (CR 603).
-    pub const HAS_TRIGGERS: u8 = 8;
+    pub const HAS_TRIGGERS: u16 = 8;
     /// Has a static ability changing other creatures' power and toughness (layer 7c).
-    pub const HAS_PT_STATIC: u8 = 16;
+    pub const HAS_PT_STATIC: u16 = 16;
     /// A land card (CR 305): players look over their hands for these on every priority.
-    pub const LAND: u8 = 32;
+    pub const LAND: u16 = 32;
     /// An instant or a card with flash: castable any time the player has priority (CR 117.1a).
-    pub const FAST: u8 = 64;
+    pub const FAST: u16 = 64;
     /// Has a cycling ability, typecycling included (CR 702.29).
-    pub const CYCLING: u8 = 128;
+    pub const CYCLING: u16 = 128;
+    /// A creature card (not a planeswalker) with a positive printed toughness that no ability
+    /// defines: untouched (no damage, counters or "until end of turn" effects) it survives the
+    /// toughness and damage checks whatever else applies, since static bonuses only add.
+    pub const STURDY: u16 = 256;
 
-    pub fn flags_of(def: &crate::card::CardDef) -> u8 {
+    pub fn flags_of(def: &crate::card::CardDef) -> u16 {
         use crate::card::CardType;
         let mut f = 0;
         if def.is(CardType::Creature) || def.is(CardType::Planeswalker) {
@@ -111,6 +115,9 @@ impl Object {
         }
         if def.rules.activated.iter().any(|a| a.cycling) {
             f |= Object::CYCLING;
+        }
+        if def.is(CardType::Creature) && !def.is(CardType::Planeswalker) && def.rules.power_toughness.is_none() && def.printed_pt.1 > 0 {
+            f |= Object::STURDY;
         }
         f
     }

@@ -368,7 +368,8 @@ pub struct Payment {
 /// pays the cost. See the module documentation for which payment is preferred.
 pub fn solve(cost: &CostToPay, pool: &ManaPool, sources: &[ManaSource]) -> Option<Payment> {
     if let Some((need, generic)) = simple_needs(cost) {
-        if let Some(answer) = solve_simple(&need, generic, pool, sources) {
+        let answer = if need == [0; 6] && pool.is_empty() { solve_generic(generic, sources) } else { solve_simple(&need, generic, pool, sources) };
+        if let Some(answer) = answer {
             return answer;
         }
     }
@@ -639,6 +640,39 @@ fn solve_simple(need: &[u64; 6], generic: u64, pool: &ManaPool, sources: &[ManaS
         leftover[t] = pool_left[t] + excess[t];
     }
     Some(Some(Payment { taps, from_pool: to_pool(&from_pool), life: 0, leftover: to_pool(&leftover), spent: to_pool(&spent) }))
+}
+
+/// [`solve_simple`] for its most common case, generic mana only from an empty pool (cycling
+/// costs, most activations): the sources are tapped in order, each making its one type.
+/// `None` if not applicable (some source has a choice).
+#[inline]
+fn solve_generic(generic: u64, sources: &[ManaSource]) -> Option<Option<Payment>> {
+    let mut taps = Taps::new();
+    let mut spent = [0u64; 6];
+    let mut excess = [0u64; 6];
+    let mut g = generic;
+    for s in sources {
+        let Some(first) = s.options.first() else { continue };
+        if s.amount == 0 {
+            continue;
+        }
+        if s.options.len() > 1 {
+            return None;
+        }
+        if g > 0 {
+            let t = first.index();
+            taps.push((s.id, first));
+            let amount = s.amount as u64;
+            let k = amount.min(g);
+            spent[t] += k;
+            excess[t] += amount - k;
+            g -= k;
+        }
+    }
+    if g > 0 {
+        return Some(None);
+    }
+    Some(Some(Payment { taps, from_pool: ManaPool::new(), life: 0, leftover: to_pool(&excess), spent: to_pool(&spent) }))
 }
 
 fn to_pool(a: &[u64; 6]) -> ManaPool {
@@ -1714,6 +1748,28 @@ mod tests {
         let p = solve(&c, &ManaPool::new(), &lotuses).unwrap();
         assert_eq!(p.taps.len(), 10);
         assert_legal(&c, &ManaPool::new(), &lotuses, &p);
+    }
+
+    // The generic-only shortcut builds exactly the payment the counting solver would: the
+    // same taps in the same order, the same excess, or the same "can't pay".
+    #[test]
+    fn generic_shortcut_agrees_with_counting_solver() {
+        let mut rng = Rng::new(0x9e9e);
+        for _ in 0..20_000 {
+            let sources: Vec<ManaSource> = (0..rng.below(7))
+                .map(|i| {
+                    let amount = rng.below(3) as u32;
+                    let types: Vec<ManaType> = match rng.below(6) {
+                        0 => vec![],
+                        1 => vec![ManaType::ALL[rng.below(6) as usize], ManaType::ALL[rng.below(6) as usize]],
+                        _ => vec![ManaType::ALL[rng.below(6) as usize]],
+                    };
+                    ManaSource::new(i, types, amount)
+                })
+                .collect();
+            let generic = rng.below(6);
+            assert_eq!(solve_generic(generic, &sources), solve_simple(&[0; 6], generic, &ManaPool::new(), &sources), "{{{generic}}} from {sources:?}");
+        }
     }
 
     fn random_instance(rng: &mut Rng) -> (CostToPay, ManaPool, Vec<ManaSource>) {

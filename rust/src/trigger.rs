@@ -5,6 +5,7 @@
 //! abilities (CR 603.7) live here too.
 
 use serde::{Deserialize, Serialize};
+use smallvec::SmallVec;
 
 use crate::ability::AbilityRef;
 use crate::card::CardType;
@@ -96,19 +97,23 @@ impl Game {
             TriggerEvent::Entered { slot } | TriggerEvent::Untapped { slot } => Some(slot),
             _ => None,
         };
-        for k in 0..self.battlefield.len() {
-            let s = self.battlefield[k];
-            let o = self.objects[s as usize];
+        // This runs for every event: the matches are found first, reading only the permanents
+        // that have triggered abilities, then queued.
+        let mut hits: SmallVec<[(u32, usize, u8); 4]> = SmallVec::new();
+        for &s in &self.battlefield {
+            let o = &self.objects[s as usize];
             if o.flags & Object::HAS_TRIGGERS == 0 {
                 continue;
             }
-            // By index, not by a clone of the definition: this runs for every event.
-            for i in 0..self.defs[o.def as usize].rules.triggers.len() {
-                if self.matches(&self.defs[o.def as usize].rules.triggers[i].when, s, o.controller, &ev) {
-                    let triggering = about.map(|a| self.id_of(a));
-                    self.queue_trigger(s, i, o.controller, triggering);
+            for (i, t) in self.defs[o.def as usize].rules.triggers.iter().enumerate() {
+                if self.matches(&t.when, s, o.controller, &ev) {
+                    hits.push((s, i, o.controller));
                 }
             }
+        }
+        for (s, i, controller) in hits {
+            let triggering = about.map(|a| self.id_of(a));
+            self.queue_trigger(s, i, controller, triggering);
         }
     }
 
