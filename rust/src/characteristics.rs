@@ -64,7 +64,7 @@ impl Game {
     /// usually all of them, left out).
     pub(crate) fn pt_bonuses(&self) -> SmallVec<[PtBonus<'_>; 8]> {
         let mut out = SmallVec::new();
-        for &s in &self.battlefield {
+        for &s in &self.indexed.statics {
             if self.objects[s as usize].flags & Object::HAS_PT_STATIC == 0 {
                 continue;
             }

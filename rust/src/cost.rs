@@ -91,10 +91,7 @@ impl Game {
 
     /// The permanents `p` controls that have static abilities.
     pub(crate) fn static_sources(&self, p: u8) -> impl Iterator<Item = u32> + '_ {
-        self.battlefield.iter().copied().filter(move |&s| {
-            let o = &self.objects[s as usize];
-            o.controller == p && o.flags & Object::HAS_STATICS != 0
-        })
+        self.indexed.statics.iter().copied().filter(move |&s| self.objects[s as usize].controller == p)
     }
 
     /// Carries out a payment: taps the sources, adds their mana and spends it with the pool's

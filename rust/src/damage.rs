@@ -37,12 +37,9 @@ impl Game {
         let mut dying: Vec<u32> = Vec::new();
         let mut annihilate: Vec<(u32, u32)> = Vec::new();
         let mut bonuses = None;
-        for &slot in &self.battlefield {
+        for &slot in &self.indexed.creatures {
             use crate::object::Object;
             let o = &self.objects[slot as usize];
-            if o.flags & Object::CREATURE_OR_PLANESWALKER == 0 {
-                continue; // only counters below
-            }
             // Static bonuses only add, so an undamaged creature with a positive printed (or
             // characteristic-defined) toughness and no counters or "until end of turn" effects
             // on it survives.

@@ -180,6 +180,39 @@ impl Default for Setup {
     }
 }
 
+/// The permanents on the battlefield that the hot scans look for, each list in battlefield
+/// order (the order triggers are queued and state-based actions apply in). Most permanents
+/// are lands with nothing but a mana ability, which none of these scans needs to visit.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct BattlefieldIndex {
+    /// Creatures and planeswalkers, by their printed types (state-based actions).
+    pub creatures: Vec<u32>,
+    /// Permanents with triggered abilities.
+    pub triggers: Vec<u32>,
+    /// Permanents with static abilities.
+    pub statics: Vec<u32>,
+}
+
+impl BattlefieldIndex {
+    fn rebuild(&mut self, battlefield: &[u32], objects: &[Object]) {
+        self.creatures.clear();
+        self.triggers.clear();
+        self.statics.clear();
+        for &s in battlefield {
+            let flags = objects[s as usize].flags;
+            if flags & Object::CREATURE_OR_PLANESWALKER != 0 {
+                self.creatures.push(s);
+            }
+            if flags & Object::HAS_TRIGGERS != 0 {
+                self.triggers.push(s);
+            }
+            if flags & Object::HAS_STATICS != 0 {
+                self.statics.push(s);
+            }
+        }
+    }
+}
+
 /// A game of Magic.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Game {
@@ -188,6 +221,10 @@ pub struct Game {
     pub(crate) objects: Vec<Object>,
     pub(crate) players: Vec<PlayerState>,
     pub(crate) battlefield: Vec<u32>,
+    /// The battlefield sorted for the scans that run on every event, priority and check:
+    /// derived, so rebuilt at each change of the battlefield and never saved.
+    #[serde(skip)]
+    pub(crate) indexed: BattlefieldIndex,
     pub(crate) stack: Vec<u32>,
     pub(crate) exile: Vec<u32>,
     pub(crate) command: Vec<u32>,
@@ -282,6 +319,7 @@ impl Game {
             objects: Vec::new(),
             players: (0..num_players).map(|p| PlayerState { last_turn: u32::from(p == 0), ..PlayerState::new(20) }).collect(),
             battlefield: Vec::new(),
+            indexed: BattlefieldIndex::default(),
             stack: Vec::new(),
             exile: Vec::new(),
             command: Vec::new(),
@@ -595,8 +633,7 @@ impl Game {
             self.legendary_entered |= defs.iter().any(|d| d.supertypes.contains(crate::card::Supertype::Legendary));
         }
         let pile = matches!(kind, ZoneKind::Library | ZoneKind::Graveyard);
-        let v = self.zone_slots_mut(zone);
-        match (pile, pos) {
+        self.edit_zone(zone, |v| match (pile, pos) {
             // Piles are stored bottom first: the first-listed name ends nearest the top.
             (true, Position::Top) => v.extend(slots.iter().rev()),
             (true, Position::Bottom) => {
@@ -607,7 +644,7 @@ impl Game {
             (false, Position::Bottom) => {
                 v.splice(0..0, slots.iter().copied());
             }
-        }
+        });
         Ok(ids)
     }
 
@@ -1041,7 +1078,29 @@ impl Game {
         }
     }
 
-    pub(crate) fn zone_slots_mut(&mut self, z: Zone) -> &mut Vec<u32> {
+    /// Changes the cards in a zone: the only way they change, so that the battlefield's index
+    /// follows every change.
+    pub(crate) fn edit_zone<R>(&mut self, z: Zone, edit: impl FnOnce(&mut Vec<u32>) -> R) -> R {
+        let r = edit(self.zone_slots_mut(z));
+        if z.kind == ZoneKind::Battlefield {
+            self.reindex_battlefield();
+        }
+        r
+    }
+
+    /// Rebuilds the derived battlefield index (after a change, or a restore from a snapshot).
+    pub(crate) fn reindex_battlefield(&mut self) {
+        self.indexed.rebuild(&self.battlefield, &self.objects);
+    }
+
+    /// Whether the battlefield index is what the battlefield makes it (see `check_invariants`).
+    pub(crate) fn battlefield_index_is_current(&self) -> bool {
+        let mut fresh = BattlefieldIndex::default();
+        fresh.rebuild(&self.battlefield, &self.objects);
+        fresh == self.indexed
+    }
+
+    fn zone_slots_mut(&mut self, z: Zone) -> &mut Vec<u32> {
         match z.kind {
             ZoneKind::Library => &mut self.players[z.player as usize].library,
             ZoneKind::Hand => &mut self.players[z.player as usize].hand,
@@ -1058,11 +1117,12 @@ impl Game {
     /// to their owner's library, hand and graveyard (CR 400.3). Returns the new id.
     pub(crate) fn move_slot(&mut self, slot: u32, to: ZoneKind, pos: Position) -> ObjId {
         let from = self.objects[slot as usize].zone;
-        let v = self.zone_slots_mut(from);
-        // Most moves take the top card, which is the last element.
-        if let Some(i) = v.iter().rposition(|&s| s == slot) {
-            v.remove(i);
-        }
+        self.edit_zone(from, |v| {
+            // Most moves take the top card, which is the last element.
+            if let Some(i) = v.iter().rposition(|&s| s == slot) {
+                v.remove(i);
+            }
+        });
         self.place(slot, to, pos)
     }
 
@@ -1071,7 +1131,7 @@ impl Game {
     pub(crate) fn move_slot_cycled(&mut self, slot: u32) -> ObjId {
         let to = self.graveyard_destination(slot, true);
         let from = self.objects[slot as usize].zone;
-        self.zone_slots_mut(from).retain(|&s| s != slot);
+        self.edit_zone(from, |v| v.retain(|&s| s != slot));
         self.place_exactly(slot, to, Position::Top)
     }
 
@@ -1101,11 +1161,10 @@ impl Game {
         let zone = Zone { kind: to, player: o.owner };
         o.become_new(zone);
         let id = ObjId::new(slot, o.generation);
-        let v = self.zone_slots_mut(zone);
-        match pos {
+        self.edit_zone(zone, |v| match pos {
             Position::Top => v.push(slot),
             Position::Bottom => v.insert(0, slot),
-        }
+        });
         id
     }
 
@@ -1183,6 +1242,7 @@ impl Game {
         self.objects.clone_from(&src.objects);
         self.players.clone_from(&src.players);
         self.battlefield.clone_from(&src.battlefield);
+        self.indexed.clone_from(&src.indexed);
         self.stack.clone_from(&src.stack);
         self.exile.clone_from(&src.exile);
         self.command.clone_from(&src.command);

@@ -6,7 +6,7 @@
 
 use crate::decision::{Choice, Decision, Purpose};
 use crate::game::Game;
-use crate::object::{ObjId, Object, ObjectKind};
+use crate::object::{ObjId, ObjectKind};
 use crate::rules::{GraveyardOwner, StaticAbility};
 use crate::zone::ZoneKind;
 
@@ -23,14 +23,14 @@ impl Game {
     /// hot paths skip the lookups when none could apply.
     #[inline]
     pub(crate) fn statics_in_play(&self) -> bool {
-        self.battlefield.iter().any(|&s| self.objects[s as usize].flags & Object::HAS_STATICS != 0)
+        !self.indexed.statics.is_empty()
     }
 
     /// Every static ability of a permanent, with its permanent's slot (CR 604.1).
     pub(crate) fn statics(&self) -> impl Iterator<Item = (u32, &StaticAbility)> + '_ {
-        self.battlefield
+        self.indexed
+            .statics
             .iter()
-            .filter(|&&s| self.objects[s as usize].flags & Object::HAS_STATICS != 0)
             .flat_map(move |&s| self.def_of_slot(s).rules.statics.iter().map(move |st| (s, st)))
     }
 

@@ -17,17 +17,32 @@ impl Game {
     /// Restores a state written by [`Game::save_json`], checking it first.
     pub fn load_json(text: &str) -> Result<Game> {
         let mut game: Game = serde_json::from_str(text).map_err(|e| Error::Snapshot(e.to_string()))?;
-        game.check_invariants().map_err(|e| Error::Snapshot(e.to_string()))?;
-        // The per-object cache of printed-type flags is derived data: rebuild it.
+        game.check_stored_invariants().map_err(|e| Error::Snapshot(e.to_string()))?;
+        // The per-object cache of printed-type flags and the battlefield index are derived
+        // data: rebuild them.
         for o in &mut game.objects {
             o.flags = crate::object::Object::flags_of(&game.defs[o.def as usize]);
         }
+        game.reindex_battlefield();
         Ok(game)
     }
 
     /// Checks what must always hold: every object is in exactly one zone, the zone it records;
-    /// every reference points at something that exists.
+    /// every reference points at something that exists; what is derived from the state (the
+    /// objects' flags, the battlefield index) agrees with it.
     pub fn check_invariants(&self) -> Result<()> {
+        self.check_stored_invariants()?;
+        if let Some((s, _)) = self.objects.iter().enumerate().find(|(_, o)| o.flags != crate::object::Object::flags_of(&self.defs[o.def as usize])) {
+            return Err(Error::Snapshot(format!("the cached flags of slot {s} aren't its card's")));
+        }
+        if !self.battlefield_index_is_current() {
+            return Err(Error::Snapshot("the battlefield index doesn't match the battlefield".into()));
+        }
+        Ok(())
+    }
+
+    /// The invariants of what a snapshot stores (see [`Game::check_invariants`]).
+    fn check_stored_invariants(&self) -> Result<()> {
         let bad = |m: String| Err(Error::Snapshot(m));
         let n = self.players.len();
         if !(2..=MAX_PLAYERS).contains(&n) || self.seats.len() != n || self.active as usize >= n {

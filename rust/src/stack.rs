@@ -236,7 +236,7 @@ impl Game {
     /// An object that isn't a card stops existing (CR 704.5d-e): out of its zone, its id dead.
     pub(crate) fn cease(&mut self, slot: u32) {
         let zone = self.objects[slot as usize].zone;
-        self.zone_slots_mut(zone).retain(|&s| s != slot);
+        self.edit_zone(zone, |v| v.retain(|&s| s != slot));
         let o = &mut self.objects[slot as usize];
         o.generation = o.generation.wrapping_add(1);
         o.kind = ObjectKind::Ceased;

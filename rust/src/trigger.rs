@@ -12,7 +12,7 @@ use crate::card::CardType;
 use crate::decision::{Answer, Choice, Decision, Purpose};
 use crate::event::Event;
 use crate::game::Game;
-use crate::object::{CastInfo, ObjId, Object};
+use crate::object::{CastInfo, ObjId};
 use crate::process::{Frame, Step};
 use crate::rules::{DelayedWhen, Effect, TargetSpec, Trigger};
 use crate::target::TargetRef;
@@ -100,11 +100,8 @@ impl Game {
         // This runs for every event: the matches are found first, reading only the permanents
         // that have triggered abilities, then queued.
         let mut hits: SmallVec<[(u32, usize, u8); 4]> = SmallVec::new();
-        for &s in &self.battlefield {
+        for &s in &self.indexed.triggers {
             let o = &self.objects[s as usize];
-            if o.flags & Object::HAS_TRIGGERS == 0 {
-                continue;
-            }
             for (i, t) in self.defs[o.def as usize].rules.triggers.iter().enumerate() {
                 if self.matches(&t.when, s, o.controller, &ev) {
                     hits.push((s, i, o.controller));
