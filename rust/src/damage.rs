@@ -40,15 +40,15 @@ impl Game {
         for &slot in &self.indexed.creatures {
             use crate::object::Object;
             let o = &self.objects[slot as usize];
-            // Static bonuses only add, so an undamaged creature with a positive printed (or
-            // characteristic-defined) toughness and no counters or "until end of turn" effects
-            // on it survives.
-            let untouched = o.damage == 0 && self.until_end_of_turn.is_empty() && self.counters_on(slot).is_none();
-            if untouched && o.flags & Object::STURDY != 0 {
+            // Static bonuses and +1/+1 counters only add, so an undamaged creature with a
+            // positive printed (or characteristic-defined) toughness, no other counters and no
+            // "until end of turn" effects on it survives.
+            let only_gains = o.damage == 0 && self.until_end_of_turn.is_empty() && self.counters_on(slot).is_none_or(|c| c.iter().all(|(kind, _)| kind == "+1/+1"));
+            if only_gains && o.flags & Object::STURDY != 0 {
                 continue; // the common case, without looking at the definition
             }
             let def = self.def_of_slot(slot);
-            let plain = || untouched && self.base_toughness_positive(slot);
+            let plain = || only_gains && self.base_toughness_positive(slot);
             if def.is(CardType::Creature) && !plain() {
                 let t = self.toughness_with(slot, bonuses.get_or_insert_with(|| self.pt_bonuses()));
                 // CR 704.5f: toughness 0 or less; 704.5g: lethal damage, which doesn't destroy an
