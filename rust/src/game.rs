@@ -183,7 +183,7 @@ impl Default for Setup {
 /// The permanents on the battlefield that the hot scans look for, each list in battlefield
 /// order (the order triggers are queued and state-based actions apply in). Most permanents
 /// are lands with nothing but a mana ability, which none of these scans needs to visit.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Debug, Default, PartialEq, Eq)]
 pub(crate) struct BattlefieldIndex {
     /// Creatures and planeswalkers, by their printed types (state-based actions).
     pub creatures: Vec<u32>,
@@ -191,6 +191,19 @@ pub(crate) struct BattlefieldIndex {
     pub triggers: Vec<u32>,
     /// Permanents with static abilities.
     pub statics: Vec<u32>,
+}
+
+impl Clone for BattlefieldIndex {
+    fn clone(&self) -> Self {
+        BattlefieldIndex { creatures: self.creatures.clone(), triggers: self.triggers.clone(), statics: self.statics.clone() }
+    }
+
+    /// List by list, so batch and simulation resets keep the allocations.
+    fn clone_from(&mut self, src: &Self) {
+        self.creatures.clone_from(&src.creatures);
+        self.triggers.clone_from(&src.triggers);
+        self.statics.clone_from(&src.statics);
+    }
 }
 
 impl BattlefieldIndex {

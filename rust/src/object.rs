@@ -88,6 +88,9 @@ impl Object {
     /// defines: untouched (no damage, counters or "until end of turn" effects) it survives the
     /// toughness and damage checks whatever else applies, since static bonuses only add.
     pub const STURDY: u16 = 256;
+    /// Has activated abilities other than mana abilities (CR 602): players look over their
+    /// hands and permanents for these when they could activate one.
+    pub const ACTIVATED: u16 = 512;
 
     pub fn flags_of(def: &crate::card::CardDef) -> u16 {
         use crate::card::CardType;
@@ -118,6 +121,9 @@ impl Object {
         }
         if def.is(CardType::Creature) && !def.is(CardType::Planeswalker) && def.rules.power_toughness.is_none() && def.printed_pt.1 > 0 {
             f |= Object::STURDY;
+        }
+        if !def.rules.activated.is_empty() {
+            f |= Object::ACTIVATED;
         }
         f
     }

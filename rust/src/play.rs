@@ -197,6 +197,9 @@ impl Game {
         // Activated abilities they could begin and pay for: cycling in hand, permanents'.
         let Some(considers) = considers else { return };
         for &slot in hand.iter().chain(self.battlefield.iter()) {
+            if flags(slot) & Object::ACTIVATED == 0 {
+                continue; // most permanents are lands with only a mana ability
+            }
             for (i, a) in self.def_of_slot(slot).rules.activated.iter().enumerate() {
                 if considers(a) && self.could_activate(p, slot, i) && visit(PriorityAction::Activate { source: self.id_of(slot), index: i as u16 }) {
                     return;

@@ -295,10 +295,8 @@ impl Game {
     /// actions happen or abilities trigger, the active player gets priority in this cleanup step
     /// (CR 514.3a): true if so.
     fn finish_cleanup(&mut self) -> bool {
-        for o in &mut self.objects {
-            if o.zone.kind == ZoneKind::Battlefield {
-                o.damage = 0;
-            }
+        for &s in &self.battlefield {
+            self.objects[s as usize].damage = 0;
         }
         self.end_until_end_of_turn();
         self.check_state_based_actions();
