@@ -151,6 +151,21 @@ def test_priority_actions_read_pass_play_cast_and_cycle() -> None:  # CR 117.1, 
     ]
 
 
+@pytest.mark.parametrize(
+    ("lands", "offered"),
+    [(["Island", "Swamp"], True), (["Island", "Island"], False), (["Swamp"] * 3, False), (["Island"], False)],
+)
+def test_a_spell_is_offered_when_the_mana_by_color_pays_it(lands: list[str], offered: bool) -> None:  # CR 601.2f-h, 106.1
+    # Glimpse the Unthinkable costs {U}{B}: the amount of mana alone doesn't decide it.
+    g = manual_game(2, 1)
+    g.add_cards(0, "library", ["Swamp"] * 10)
+    g.add_cards(1, "library", ["Forest"] * 20)
+    g.add_cards(0, "battlefield", lands)
+    g.add_cards(0, "hand", ["Glimpse the Unthinkable"])
+    g.play()
+    assert ("cast Glimpse the Unthinkable" in texts(g)) == offered
+
+
 def test_one_land_play_per_turn() -> None:  # CR 305.2
     g = sanity_position()
     assert take(g, "play Island") is None

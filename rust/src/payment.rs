@@ -411,7 +411,12 @@ pub fn supply(pool: &ManaPool, sources: impl Iterator<Item = ManaSource>) -> (u6
 /// type covers its own symbols and what is left the generic part. `None` if the cost has
 /// symbols counting can't decide (hybrid, Phyrexian).
 pub fn covered(cost: &CostToPay, have: &[u64; 6]) -> Option<bool> {
-    let (need, generic) = simple_needs(cost)?;
+    covered_symbols(&cost.symbols, cost.x, have)
+}
+
+/// [`covered`] for symbols with X chosen as `x`, without building the cost first.
+pub fn covered_symbols(symbols: &[ManaSymbol], x: u32, have: &[u64; 6]) -> Option<bool> {
+    let (need, generic) = needs_of(symbols, x)?;
     let mut spare = 0u64;
     for t in 0..6 {
         if need[t] > have[t] {
@@ -492,7 +497,7 @@ pub fn max_affordable(base: &CostToPay, per_kick: &[ManaSymbol], pool: &ManaPool
         for _ in 0..n {
             cost.symbols.extend_from_slice(&kick_other);
         }
-        solve(&cost, pool, sources).is_some()
+        can_pay(&cost, pool, sources.iter().cloned()) // counted, where counting decides it
     };
     if !payable(0) {
         return 0;
@@ -523,12 +528,16 @@ pub fn max_affordable(base: &CostToPay, per_kick: &[ManaSymbol], pool: &ManaPool
 /// and single-color symbols.
 #[inline]
 fn simple_needs(cost: &CostToPay) -> Option<([u64; 6], u64)> {
+    needs_of(&cost.symbols, cost.x)
+}
+
+fn needs_of(symbols: &[ManaSymbol], x: u32) -> Option<([u64; 6], u64)> {
     let mut need = [0u64; 6];
     let mut generic = 0u64;
-    for s in &cost.symbols {
+    for s in symbols {
         match *s {
             ManaSymbol::Generic(n) => generic += n as u64,
-            ManaSymbol::X => generic += cost.x as u64,
+            ManaSymbol::X => generic += x as u64,
             ManaSymbol::Snow => generic += 1,
             ManaSymbol::Colored(c) => need[c as usize] += 1,
             ManaSymbol::Colorless => need[COLORLESS] += 1,
