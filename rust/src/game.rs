@@ -186,23 +186,28 @@ impl Default for Setup {
 #[derive(Debug, Default, PartialEq, Eq)]
 pub(crate) struct BattlefieldIndex {
     /// Creatures and planeswalkers, by their printed types (state-based actions).
-    pub creatures: Vec<u32>,
+    pub creatures: IndexList,
     /// Permanents with triggered abilities.
-    pub triggers: Vec<u32>,
+    pub triggers: IndexList,
     /// Permanents with static abilities.
-    pub statics: Vec<u32>,
+    pub statics: IndexList,
 }
+
+/// Inline up to a typical battlefield's worth, so that cloning a game allocates nothing more
+/// for its index.
+pub(crate) type IndexList = smallvec::SmallVec<[u32; 8]>;
 
 impl Clone for BattlefieldIndex {
     fn clone(&self) -> Self {
         BattlefieldIndex { creatures: self.creatures.clone(), triggers: self.triggers.clone(), statics: self.statics.clone() }
     }
 
-    /// List by list, so batch and simulation resets keep the allocations.
+    /// List by list, so batch and simulation resets keep any allocations.
     fn clone_from(&mut self, src: &Self) {
-        self.creatures.clone_from(&src.creatures);
-        self.triggers.clone_from(&src.triggers);
-        self.statics.clone_from(&src.statics);
+        for (to, from) in [(&mut self.creatures, &src.creatures), (&mut self.triggers, &src.triggers), (&mut self.statics, &src.statics)] {
+            to.clear();
+            to.extend_from_slice(from);
+        }
     }
 }
 
