@@ -1096,8 +1096,8 @@ impl Game {
         }
     }
 
-    /// Changes the cards in a zone: the only way they change, so that the battlefield's index
-    /// follows every change.
+    /// Changes the cards in a zone that may be the battlefield. The battlefield changes only
+    /// through here, so its index follows every change.
     pub(crate) fn edit_zone<R>(&mut self, z: Zone, edit: impl FnOnce(&mut Vec<u32>) -> R) -> R {
         let r = edit(self.zone_slots_mut(z));
         if z.kind == ZoneKind::Battlefield {

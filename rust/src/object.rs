@@ -85,8 +85,9 @@ impl Object {
     /// Has a cycling ability, typecycling included (CR 702.29).
     pub const CYCLING: u16 = 128;
     /// A creature card (not a planeswalker) with a positive printed toughness that no ability
-    /// defines: untouched (no damage, counters or "until end of turn" effects) it survives the
-    /// toughness and damage checks whatever else applies, since static bonuses only add.
+    /// defines: with no damage, no counters but +1/+1 counters and no "until end of turn"
+    /// effects it survives the toughness and damage checks whatever else applies, since static
+    /// bonuses and +1/+1 counters only add.
     pub const STURDY: u16 = 256;
     /// Has activated abilities other than mana abilities (CR 602): players look over their
     /// hands and permanents for these when they could activate one.
