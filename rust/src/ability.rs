@@ -454,19 +454,11 @@ impl ActivateProc {
         let pool = g.players[self.player as usize].pool;
         // The player's chosen sources, or (auto-pay off) a decision to choose them, or an
         // automatic payment (CR 601.2g-h via 602.2b).
-        // (Each branch hands over its payment without wrapping it again: it is a few hundred
-        // bytes, and every activation pays.)
         let payment = if self.asked {
             self.asked = false;
             let Answer::Cards { cards } = g.take_answer() else { unreachable!("validated") };
             let ids: Vec<u64> = cards.iter().map(|c| c.0).collect();
-            match solve_with(&to_pay, &pool, &sources, &ids) {
-                Ok(p) => p,
-                Err(why) => {
-                    g.source_buf = sources;
-                    return Step::Fail(crate::cost::cannot_pay(&to_pay.symbols, &why));
-                }
-            }
+            solve_with(&to_pay, &pool, &sources, &ids).map_err(|why| crate::cost::cannot_pay(&to_pay.symbols, &why))
         } else if !to_pay.symbols.is_empty() && !g.seats[self.player as usize].auto_pay && !sources.is_empty() {
             let options: Vec<ObjId> = sources.iter().map(|s| ObjId(s.id)).collect();
             g.source_buf = sources;
@@ -474,15 +466,13 @@ impl ActivateProc {
             self.stage = Stage::Pay;
             return self.ask(Purpose::PayMana, Choice::Cards { options, min: 0, max });
         } else {
-            match solve(&to_pay, &pool, &sources) {
-                Some(p) => p,
-                None => {
-                    g.source_buf = sources;
-                    return Step::Fail(crate::cost::cannot_pay(&to_pay.symbols, "not enough untapped mana sources and mana in the pool"));
-                }
-            }
+            solve(&to_pay, &pool, &sources).ok_or_else(|| crate::cost::cannot_pay(&to_pay.symbols, "not enough untapped mana sources and mana in the pool"))
         };
         g.source_buf = sources;
+        let payment = match payment {
+            Ok(p) => p,
+            Err(e) => return Step::Fail(e),
+        };
         let id = g.commit_activation(&self, slot, &payment);
         g.output.push(id);
         Step::Done

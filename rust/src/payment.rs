@@ -411,12 +411,7 @@ pub fn supply(pool: &ManaPool, sources: impl Iterator<Item = ManaSource>) -> (u6
 /// type covers its own symbols and what is left the generic part. `None` if the cost has
 /// symbols counting can't decide (hybrid, Phyrexian).
 pub fn covered(cost: &CostToPay, have: &[u64; 6]) -> Option<bool> {
-    covered_symbols(&cost.symbols, cost.x, have)
-}
-
-/// [`covered`] for symbols with X chosen as `x`, without building the cost first.
-pub fn covered_symbols(symbols: &[ManaSymbol], x: u32, have: &[u64; 6]) -> Option<bool> {
-    let (need, generic) = needs_of(symbols, x)?;
+    let (need, generic) = simple_needs(cost)?;
     let mut spare = 0u64;
     for t in 0..6 {
         if need[t] > have[t] {
@@ -528,16 +523,12 @@ pub fn max_affordable(base: &CostToPay, per_kick: &[ManaSymbol], pool: &ManaPool
 /// and single-color symbols.
 #[inline]
 fn simple_needs(cost: &CostToPay) -> Option<([u64; 6], u64)> {
-    needs_of(&cost.symbols, cost.x)
-}
-
-fn needs_of(symbols: &[ManaSymbol], x: u32) -> Option<([u64; 6], u64)> {
     let mut need = [0u64; 6];
     let mut generic = 0u64;
-    for s in symbols {
+    for s in &cost.symbols {
         match *s {
             ManaSymbol::Generic(n) => generic += n as u64,
-            ManaSymbol::X => generic += x as u64,
+            ManaSymbol::X => generic += cost.x as u64,
             ManaSymbol::Snow => generic += 1,
             ManaSymbol::Colored(c) => need[c as usize] += 1,
             ManaSymbol::Colorless => need[COLORLESS] += 1,

@@ -228,15 +228,6 @@ impl Game {
         if !(required_targets_exist && discard_ok) {
             return false;
         }
-        // With no static abilities of theirs to change it (and no spree mode to add), the cost
-        // is the printed one, X as 0: counted straight from the card.
-        if let Some(have) = supply.filter(|s| s.most.is_some()).and_then(|s| s.by_type.as_ref()) {
-            if def.rules.choose.is_none() && self.objects[slot as usize].owner == p {
-                if let Some(payable) = crate::payment::covered_symbols(def.mana_cost.symbols(), 0, have) {
-                    return payable;
-                }
-            }
-        }
         let Ok((p, cost)) = self.total_cost_of(self.id_of(slot), &[], 0) else { return false };
         // Counted against the supply found once for all the cards looked at, when it can be.
         match supply.and_then(|s| s.by_type.as_ref()).and_then(|have| crate::payment::covered(&cost, have)) {
