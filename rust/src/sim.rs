@@ -370,9 +370,9 @@ impl Simulation {
 
     /// Games `start..end` in chunks on a pool of `threads` threads, joined in game order.
     fn run_chunks(&self, start: u64, end: u64, threads: usize, run: impl Fn(u64, u64) -> Result<Results> + Sync) -> Result<Results> {
-        const CHUNK: u64 = 512;
-        let chunks: Vec<(u64, u64)> = (start..end).step_by(CHUNK as usize).map(|a| (a, (a + CHUNK).min(end))).collect();
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| invalid(format!("can't start {threads} worker threads: {e}")))?;
+        let size = chunk_size(end - start, pool.current_num_threads());
+        let chunks: Vec<(u64, u64)> = (start..end).step_by(size as usize).map(|a| (a, (a + size).min(end))).collect();
         let parts: Vec<Result<Results>> = pool.install(|| chunks.par_iter().map(|&(a, b)| run(a, b)).collect());
         let mut out = Results::with_capacity(self.policies.len(), (end - start) as usize);
         for part in parts {
@@ -382,9 +382,25 @@ impl Simulation {
     }
 }
 
+/// Games per chunk: about sixteen chunks per thread, so that the threads run out of work
+/// within a small chunk of each other (games differ in length, and a thread left alone with
+/// the last big chunk is time the other threads sit idle); at least 16 games, so a chunk's
+/// setup stays small beside its games, and at most 512.
+fn chunk_size(games: u64, threads: usize) -> u64 {
+    games.div_ceil(16 * threads.max(1) as u64).clamp(16, 512)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chunks_are_small_enough_to_balance_the_threads() {
+        assert_eq!(chunk_size(2_000, 2), 63);
+        assert_eq!(chunk_size(100, 2), 16);
+        assert_eq!(chunk_size(1_000_000, 2), 512);
+        assert_eq!(chunk_size(0, 0), 16);
+    }
 
     fn sim(seed: u64) -> Simulation {
         let mill: Vec<String> = ["Island"; 24].iter().chain(["Fractured Sanity"; 16].iter()).map(|s| s.to_string()).collect();
