@@ -287,3 +287,115 @@ def test_a_player_index_beyond_64_bits_is_an_invalid_player():  # contract: bad 
 def test_a_negative_seed_is_an_invalid_argument():  # contract: bad input -> mtgsim.errors
     with pytest.raises(errors.InvalidArgumentError):
         mtgsim.Game(2, seed=-1)
+
+
+# ----- CR 733: an action that fails part-way is undone whole -------------------------------------
+# A scripted answer is checked only when its decision comes up, which may be after the action has
+# already passed priority, drawn, moved a card or milled; all of that is undone with it.
+
+
+def _cleanup_discard_game() -> tuple[mtgsim.Game, list[int]]:
+    """Player 0's first main phase (where a game starts) with nine cards in hand: the cleanup step will ask them to
+    discard two (CR 514.1)."""
+    g = new_game(2, seed=5, manual=False)
+    for p in (0, 1):
+        g.set_policy(p, "first")
+        g.add_cards(p, "library", ["Island"] * 10)
+    hand = g.add_cards(0, "hand", ["Island"] * 9)
+    assert (g.turn, g.step, g.active_player) == (1, "precombat_main", 0)
+    return g, hand
+
+
+def test_next_turn_that_fails_at_cleanup_changes_nothing():  # CR 733, 514.1
+    g, hand = _cleanup_discard_game()
+    g.script(0, [7])  # a number where the cleanup discard wants cards
+    with rejected(g, errors.InvalidAnswerError, match="discard"):
+        g.next_turn()  # passes through combat, the second main phase and the end step first
+    assert g.step == "precombat_main" and g.hand(0) == hand
+
+
+def test_advance_to_that_fails_at_cleanup_changes_nothing():  # CR 733
+    g, _ = _cleanup_discard_game()
+    g.script(0, [True])
+    with rejected(g, errors.InvalidAnswerError):
+        g.advance_to("upkeep")
+
+
+def test_a_correct_script_lets_the_same_turn_end():  # the tests above fail only for the bad answer
+    g, hand = _cleanup_discard_game()
+    g.script(0, [hand[:2]])
+    g.next_turn()
+    assert g.turn == 2 and sorted(g.graveyard(0)) != [] and len(g.hand(0)) == 7
+
+
+def test_resolve_top_that_fails_part_way_changes_nothing():  # CR 733, 608.3, 603.3d
+    # Bloodhusk Ritualist resolves and enters; then its enters trigger asks which of the two
+    # opponents it targets, and the scripted answer is wrong.
+    g = new_game(3, seed=2, manual=False)
+    for p in range(3):
+        g.set_policy(p, "first")
+        g.add_cards(p, "library", ["Swamp"] * 10)
+    g.add_cards(0, "battlefield", ["Swamp"] * 4)
+    (ritualist,) = g.add_cards(0, "hand", ["Bloodhusk Ritualist"])
+    g.cast(ritualist, kick=1)
+    g.script(0, [True])
+    with rejected(g, errors.InvalidAnswerError, match="target"):
+        g.resolve_top()
+    assert [g.name(i) for i in g.stack()] == ["Bloodhusk Ritualist"]
+
+
+def test_move_whose_trigger_fails_changes_nothing():  # CR 733, 603.3d
+    g = new_game(3, seed=2, manual=False)
+    for p in range(3):
+        g.set_policy(p, "first")
+    (ritualist,) = g.add_cards(0, "hand", ["Bloodhusk Ritualist"])
+    g.script(0, [[ritualist]])  # a card, where the trigger asks which opponent to target
+    with rejected(g, errors.InvalidAnswerError):
+        g.move(ritualist, "battlefield")
+    assert g.zone("hand", 0) == [ritualist]
+
+
+def _legend_rule_waiting() -> mtgsim.Game:
+    """Two Sidisis under player 0's control, put there by setup (which checks nothing): the
+    next check of state-based actions asks which one to keep (CR 704.5j)."""
+    g = new_game(2, seed=3, manual=False)
+    for p in (0, 1):
+        g.set_policy(p, "first")
+        g.add_cards(p, "library", ["Island"] * 10)
+    g.add_cards(0, "battlefield", ["Sidisi, Brood Tyrant"] * 2)
+    assert g.pending is None
+    return g
+
+
+@pytest.mark.parametrize(
+    "action",
+    [lambda g: g.draw(0, 2), lambda g: g.mill(1, 3), lambda g: g.mill_opponents(0, 3), lambda g: g.pay_mill_cost(0, 2)],
+    ids=["draw", "mill", "mill_opponents", "pay_mill_cost"],
+)
+def test_an_action_whose_legend_rule_answer_fails_changes_nothing(action):  # CR 733, 704.5j
+    g = _legend_rule_waiting()
+    g.script(0, [True])  # a yes where the legend rule wants the card to keep
+    with rejected(g, errors.InvalidAnswerError, match="legend rule"):
+        action(g)
+
+
+def test_activate_mana_whose_legend_rule_answer_fails_changes_nothing():  # CR 733, 605.3a
+    g = _legend_rule_waiting()
+    (island,) = g.add_cards(0, "battlefield", ["Island"])
+    g.script(0, [True])
+    with rejected(g, errors.InvalidAnswerError, match="legend rule"):
+        g.activate_mana(island)
+    assert not g.object(island).tapped and sum(g.mana_pool(0).values()) == 0
+
+
+def test_play_land_whose_trigger_order_fails_changes_nothing():  # CR 733, 603.3b
+    g = new_game(2, seed=3, manual=False)
+    for p in (0, 1):
+        g.set_policy(p, "first")
+        g.add_cards(p, "library", ["Island"] * 10)
+    g.add_cards(0, "battlefield", ["Ruin Crab"] * 2)
+    (land,) = g.add_cards(0, "hand", ["Island"])
+    g.script(0, [True])  # a yes where the two landfall triggers want an order
+    with rejected(g, errors.InvalidAnswerError, match="orders"):
+        g.play_land(land)
+    assert g.hand(0) == [land]

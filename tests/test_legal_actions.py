@@ -1269,3 +1269,27 @@ def test_the_mask_covers_every_number_the_engine_offers() -> None:
     space = g.action_space(64)
     mask = g.action_mask(space)
     assert sum(mask) == len(g.legal_actions())
+
+
+def test_take_whose_play_on_fails_changes_nothing() -> None:  # CR 733
+    # take() answers player 0's cleanup discard, then plays on; in player 1's turn their scripted
+    # answer (a yes, where their priority wants an action) is wrong. The discard is undone too,
+    # and player 0's decision is pending again, with the same selection.
+    g = mtgsim.Game(2, 1)
+    g.set_policy(0, "manual")
+    g.set_policy(1, "goldfish")
+    for p in (0, 1):
+        g.add_cards(p, "library", ["Island"] * 5)
+    g.add_cards(0, "hand", ["Swamp"] * 8)
+    g.play()
+    while g.pending is not None and g.pending.purpose == "priority":
+        take(g, "pass priority")
+    assert g.pending is not None and "discard" in str(g.pending)
+    g.script(1, [True])
+    before = snapshot(g)
+    with pytest.raises(mtgsim.InvalidAnswerError, match="player 1 has priority"):
+        g.take(g.legal_actions()[0])
+    assert snapshot(g) == before
+    g.clear_script(1)
+    g.take(g.legal_actions()[0])  # the same answer, with nothing to fail after it
+    assert g.turn == 3 and len(g.graveyard(0)) == 1  # played on through player 1's turn

@@ -227,10 +227,12 @@ impl Game {
     /// permanent. Putting a land onto the battlefield by an effect is not playing it.
     pub fn play_land(&mut self, card: ObjId) -> Result<ObjId> {
         self.ensure_idle()?;
-        let new = self.play_land_inner(card)?;
-        self.check_state_based_actions();
-        self.settle()?; // its triggers go on the stack before priority (CR 116.3, 117.5)
-        Ok(new)
+        self.undoable(|g| {
+            let new = g.play_land_inner(card)?;
+            g.check_state_based_actions();
+            g.settle()?; // its triggers go on the stack before priority (CR 116.3, 117.5)
+            Ok(new)
+        })
     }
 
     pub(crate) fn play_land_inner(&mut self, card: ObjId) -> Result<ObjId> {

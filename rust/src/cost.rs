@@ -131,14 +131,16 @@ impl Game {
             None if options.len() == 1 => options[0],
             None => return Err(crate::error::invalid(format!("choose which mana to add: one of {}", list(&options)))),
         };
-        self.objects[slot as usize].tapped = true;
-        self.players[p as usize].pool.add(ty, amount);
-        self.passes = 0; // CR 117.3c: acting keeps priority; the round of passing starts over
-        self.log.push_with(|| Event::ManaAdded { player: p, source, mana: ty.to_string().repeat(amount as usize) });
-        self.sacrifice_if_mana_ability_says(slot);
-        self.check_state_based_actions();
-        self.settle()?;
-        Ok(())
+        self.undoable(|g| {
+            g.objects[slot as usize].tapped = true;
+            g.players[p as usize].pool.add(ty, amount);
+            g.passes = 0; // CR 117.3c: acting keeps priority; the round of passing starts over
+            g.log.push_with(|| Event::ManaAdded { player: p, source, mana: ty.to_string().repeat(amount as usize) });
+            g.sacrifice_if_mana_ability_says(slot);
+            g.check_state_based_actions();
+            g.settle()
+        })
+        .map(|_| ())
     }
 
     /// "{T}, Sacrifice this: Add ..." (a Treasure): the sacrifice is part of the cost.

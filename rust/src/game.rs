@@ -854,7 +854,7 @@ impl Game {
         action(self).inspect_err(|_| self.restore(snapshot, mark))
     }
 
-    fn needs_snapshot(&self) -> bool {
+    pub(crate) fn needs_snapshot(&self) -> bool {
         self.strict || self.seats.iter().any(|s| !s.script.is_empty())
     }
 

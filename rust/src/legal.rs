@@ -239,13 +239,22 @@ impl Game {
                 Ok(Progress::Paused)
             }
             Ok(a) => {
+                // The answer and the play after it are one action: if the play fails part-way
+                // (a bad scripted answer, strict mode), the answer is undone too (CR 733).
+                let snapshot = self.needs_snapshot().then(|| Box::new(self.clone()));
                 let partial = std::mem::take(&mut self.partial);
-                self.answer(a).inspect_err(|_| self.partial = partial)?;
-                // Play on to the next decision nobody inside the engine answers (or the end).
-                if self.pending.is_none() && !self.is_over() && self.priority.is_some() {
-                    return self.play(crate::play::Until::GameOver, u64::MAX);
-                }
-                Ok(if self.pending.is_some() { Progress::Paused } else { Progress::Done(Vec::new()) })
+                self.answer(a)
+                    .and_then(|_| {
+                        // Play on to the next decision nobody inside the engine answers (or the end).
+                        if self.pending.is_none() && !self.is_over() && self.priority.is_some() {
+                            return self.play(crate::play::Until::GameOver, u64::MAX);
+                        }
+                        Ok(if self.pending.is_some() { Progress::Paused } else { Progress::Done(Vec::new()) })
+                    })
+                    .inspect_err(|_| match snapshot {
+                        Some(s) => *self = *s,
+                        None => self.partial = partial,
+                    })
             }
         }
     }

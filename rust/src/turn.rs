@@ -210,13 +210,14 @@ impl Game {
             return Err(illegal("the stack is empty"));
         }
         let top = self.id_of(*self.stack.last().expect("not empty"));
-        loop {
-            let progress = self.pass_priority()?;
-            let gone = self.slot_of(top).map_or(true, |s| self.objects[s as usize].zone.kind != ZoneKind::Stack);
-            if progress == Progress::Paused || gone || self.is_over() || self.priority.is_none() {
+        // Several passes, each its own action; one that fails undoes them all (CR 733).
+        self.undoable(|g| loop {
+            let progress = g.pass_priority()?;
+            let gone = g.slot_of(top).map_or(true, |s| g.objects[s as usize].zone.kind != ZoneKind::Stack);
+            if progress == Progress::Paused || gone || g.is_over() || g.priority.is_none() {
                 return Ok(progress);
             }
-        }
+        })
     }
 
     /// Every player passes with an empty stack until the game reaches the next `step` (later
@@ -232,31 +233,31 @@ impl Game {
         }
         let (start_step, start_turn) = (self.step, self.turn);
         let mut left = false;
-        loop {
-            left |= self.step != start_step || self.turn != start_turn;
-            if left && self.step == step {
+        self.undoable(|g| loop {
+            left |= g.step != start_step || g.turn != start_turn;
+            if left && g.step == step {
                 return Ok(Progress::Done(Vec::new()));
             }
-            let progress = self.pass_priority()?;
-            if progress == Progress::Paused || self.is_over() {
+            let progress = g.pass_priority()?;
+            if progress == Progress::Paused || g.is_over() {
                 return Ok(progress);
             }
-        }
+        })
     }
 
     /// Ends the turn: passes through the remaining steps to the next turn's upkeep.
     pub fn next_turn(&mut self) -> Result<Progress> {
         let turn = self.turn;
         self.ensure_idle()?;
-        loop {
-            if self.turn != turn && self.step == Step::Upkeep {
+        self.undoable(|g| loop {
+            if g.turn != turn && g.step == Step::Upkeep {
                 return Ok(Progress::Done(Vec::new()));
             }
-            let progress = if self.stack.is_empty() { self.pass_priority()? } else { self.resolve_top()? };
-            if progress == Progress::Paused || self.is_over() {
+            let progress = if g.stack.is_empty() { g.pass_priority()? } else { g.resolve_top()? };
+            if progress == Progress::Paused || g.is_over() {
                 return Ok(progress);
             }
-        }
+        })
     }
 
     /// A player receives priority: first waiting triggered abilities go on the stack

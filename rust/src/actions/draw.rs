@@ -14,13 +14,15 @@ impl Game {
         self.ensure_idle()?;
         let p = self.check_live_player(player)?;
         let n = check_count(n, "number of cards to draw")?;
-        let mut drawn = Vec::with_capacity(n as usize);
-        for _ in 0..n {
-            drawn.extend(self.draw_one(p));
-        }
-        self.check_state_based_actions();
-        self.settle()?;
-        Ok(drawn)
+        self.undoable(|g| {
+            let mut drawn = Vec::with_capacity(n as usize);
+            for _ in 0..n {
+                drawn.extend(g.draw_one(p));
+            }
+            g.check_state_based_actions();
+            g.settle()?; // a trigger's decision can still fail (a bad scripted answer)
+            Ok(drawn)
+        })
     }
 
     /// One draw; `None` when the library was empty.

@@ -89,20 +89,23 @@ impl Game {
         if self.statics_in_play() {
             return self.perform(Frame::Mill(MillProc { players, n, orders: Vec::new(), asked: false }));
         }
-        // Nothing can change the count or ask anything: the hot path.
-        let mut milled = Vec::new();
-        for p in players {
-            if milled.is_empty() {
-                milled = self.mill_cards(p, n);
-            } else {
-                milled.extend(self.mill_cards(p, n));
+        // Nothing can change the count or ask anything: the hot path. Only what the milling
+        // triggers may ask, and fail (a bad scripted answer), which undoes the milling too.
+        self.undoable(|g| {
+            let mut milled = Vec::new();
+            for p in players {
+                if milled.is_empty() {
+                    milled = g.mill_cards(p, n);
+                } else {
+                    milled.extend(g.mill_cards(p, n));
+                }
             }
-        }
-        self.check_state_based_actions();
-        if let Progress::Paused = self.settle()? {
-            return Ok(Progress::Paused);
-        }
-        Ok(Progress::Done(milled))
+            g.check_state_based_actions();
+            if let Progress::Paused = g.settle()? {
+                return Ok(Progress::Paused);
+            }
+            Ok(Progress::Done(milled))
+        })
     }
 
     /// Mills `n` cards as a cost: a cost can't be paid with fewer cards in the library
@@ -115,10 +118,12 @@ impl Game {
         if have < n as usize {
             return Err(Error::CannotPay(format!("player {p} can't mill {n} card(s) with {have} in their library (CR 701.17b)")));
         }
-        let milled = self.mill_cards(p, n);
-        self.check_state_based_actions();
-        self.settle()?;
-        Ok(milled)
+        self.undoable(|g| {
+            let milled = g.mill_cards(p, n);
+            g.check_state_based_actions();
+            g.settle()?;
+            Ok(milled)
+        })
     }
 
     /// The move itself: the top `min(n, library)` cards to the graveyard, one event. The hot

@@ -32,45 +32,49 @@ impl Game {
         if entering.tapped && to != ZoneKind::Battlefield {
             return Err(illegal("only a permanent entering the battlefield can enter tapped"));
         }
-        let from = self.objects[slot as usize].zone;
-        if from.kind == to {
-            // Not a zone change (CR 400.7 needs one): only a library card can be repositioned.
-            if to != ZoneKind::Library {
-                return Err(illegal(format!("object {} is already in {from}", id.0)));
+        // Triggers it sets off may still ask, and fail (a bad scripted answer): the move is
+        // undone with them.
+        self.undoable(|g| {
+            let from = g.objects[slot as usize].zone;
+            if from.kind == to {
+                // Not a zone change (CR 400.7 needs one): only a library card can be repositioned.
+                if to != ZoneKind::Library {
+                    return Err(illegal(format!("object {} is already in {from}", id.0)));
+                }
+                let lib = &mut g.players[from.player as usize].library;
+                lib.retain(|&s| s != slot);
+                match pos {
+                    Position::Top => lib.push(slot),
+                    Position::Bottom => lib.insert(0, slot),
+                }
+                return Ok(id);
             }
-            let lib = &mut self.players[from.player as usize].library;
-            lib.retain(|&s| s != slot);
-            match pos {
-                Position::Top => lib.push(slot),
-                Position::Bottom => lib.insert(0, slot),
+            if from.kind == ZoneKind::Stack {
+                g.take_stack_item(slot); // the spell leaves the stack with everything it was cast with
+                if g.objects[slot as usize].kind != crate::object::ObjectKind::Card {
+                    // A copy or an ability off the stack ceases to exist (CR 704.5e, 707.10a); the
+                    // id returned finds nothing.
+                    g.cease(slot);
+                    g.check_state_based_actions();
+                    return Ok(g.id_of(slot));
+                }
             }
-            return Ok(id);
-        }
-        if from.kind == ZoneKind::Stack {
-            self.take_stack_item(slot); // the spell leaves the stack with everything it was cast with
-            if self.objects[slot as usize].kind != crate::object::ObjectKind::Card {
-                // A copy or an ability off the stack ceases to exist (CR 704.5e, 707.10a); the
-                // id returned finds nothing.
-                self.cease(slot);
-                self.check_state_based_actions();
-                return Ok(self.id_of(slot));
+            let card = g.move_slot(slot, to, pos);
+            let o = &mut g.objects[slot as usize];
+            o.tapped |= entering.tapped;
+            if let Some(c) = controller {
+                o.controller = c;
             }
-        }
-        let card = self.move_slot(slot, to, pos);
-        let o = &mut self.objects[slot as usize];
-        o.tapped |= entering.tapped;
-        if let Some(c) = controller {
-            o.controller = c;
-        }
-        let to_zone = crate::zone::Zone { kind: to, player: if to.is_per_player() { o.owner } else { o.zone.player } };
-        if to == ZoneKind::Battlefield {
-            self.entered_battlefield(slot);
-        }
-        // Where it went, even for a token that then ceased to exist (CR 111.7).
-        self.log.push_with(|| Event::Moved { from_id: id, card, from, to: to_zone });
-        self.check_state_based_actions();
-        self.settle()?;
-        Ok(card)
+            let to_zone = crate::zone::Zone { kind: to, player: if to.is_per_player() { o.owner } else { o.zone.player } };
+            if to == ZoneKind::Battlefield {
+                g.entered_battlefield(slot);
+            }
+            // Where it went, even for a token that then ceased to exist (CR 111.7).
+            g.log.push_with(|| Event::Moved { from_id: id, card, from, to: to_zone });
+            g.check_state_based_actions();
+            g.settle()?;
+            Ok(card)
+        })
     }
 
     /// A new card from outside the game, owned by `owner`, put into `zone` (conjure: a real
