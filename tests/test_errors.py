@@ -13,7 +13,7 @@ import pytest
 
 import mtgsim
 import mtgsim.errors as errors
-from conftest import add_hand, new_game, rejected, state
+from conftest import add_hand, full_state, new_game, rejected, state
 
 # The contract's hierarchy: class -> the classes it must derive from.
 HIERARCHY = {
@@ -399,3 +399,30 @@ def test_play_land_whose_trigger_order_fails_changes_nothing():  # CR 733, 603.3
     with rejected(g, errors.InvalidAnswerError, match="orders"):
         g.play_land(land)
     assert g.hand(0) == [land]
+
+
+def test_a_rejected_cast_leaves_the_random_players_generator_as_it_was():  # CR 733, GUIDE §3
+    # The random policy picks Lightning Bolt's target from its own generator; then the {R} can't
+    # be paid. The pick is undone with the cast, or the rest of the game would depend on it.
+    g = new_game(2, seed=1, manual=False)
+    for p in (0, 1):
+        g.set_policy(p, "random")
+    g.add_cards(1, "battlefield", ["Savannah Lions"])
+    (bolt,) = g.add_cards(0, "hand", ["Lightning Bolt"])
+    before = full_state(g)
+    with rejected(g, errors.CannotPayError):
+        g.cast(bolt)
+    assert full_state(g) == before
+
+
+def test_pass_priority_that_fails_part_way_changes_nothing():  # CR 733, 117.4, 514.1
+    # Player 1's pass ends the end step; in the cleanup step player 0's scripted discard is
+    # wrong. The pass is undone with the rest: player 1 has priority again, one pass made.
+    g, _ = _cleanup_discard_game()
+    g.advance_to("end")
+    g.pass_priority()  # player 0
+    g.script(0, [7])
+    before = full_state(g)
+    with rejected(g, errors.InvalidAnswerError, match="discard"):
+        g.pass_priority()  # player 1
+    assert full_state(g) == before and g.priority_player == 1

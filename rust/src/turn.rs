@@ -182,10 +182,11 @@ impl Game {
     /// stack, the step ends and the game moves to the next step that gives priority.
     pub fn pass_priority(&mut self) -> Result<Progress> {
         self.ensure_idle()?;
-        match self.pass_inner()? {
-            Some(frame) => self.perform(frame),
+        // The pass and the work it starts are one action: if that fails, the pass is undone too.
+        self.undoable(|g| match g.pass_inner()? {
+            Some(frame) => g.perform(frame),
             None => Ok(Progress::Done(Vec::new())),
-        }
+        })
     }
 
     /// The pass itself; returns the work it starts (a resolution or the next step), if any.
