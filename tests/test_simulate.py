@@ -81,6 +81,9 @@ def test_deck_lists_and_a_card_db_can_be_used() -> None:
         ({"games": 5, "policies": "manual"}, "built-in policies"),
         ({"games": 5, "policies": "cheater"}, "cheater"),
         ({"games": 5, "max_turns": 0}, "turn limit"),
+        ({"games": 5, "workers": 1_000_000}, "1000000 worker threads is out of range"),
+        ({"games": 5, "workers": 1025}, "at most 1024"),
+        ({"games": 5, "workers": -1}, "workers"),
     ],
 )
 def test_bad_input_is_a_clear_error(kwargs: dict[str, object], match: str) -> None:

@@ -370,6 +370,9 @@ impl Simulation {
 
     /// Games `start..end` in chunks on a pool of `threads` threads, joined in game order.
     fn run_chunks(&self, start: u64, end: u64, threads: usize, run: impl Fn(u64, u64) -> Result<Results> + Sync) -> Result<Results> {
+        if threads > MAX_THREADS {
+            return Err(invalid(format!("{threads} worker threads is out of range (at most {MAX_THREADS}; 0 means one per core)")));
+        }
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| invalid(format!("can't start {threads} worker threads: {e}")))?;
         let size = chunk_size(end - start, pool.current_num_threads());
         let chunks: Vec<(u64, u64)> = (start..end).step_by(size as usize).map(|a| (a, (a + size).min(end))).collect();
@@ -381,6 +384,10 @@ impl Simulation {
         Ok(out)
     }
 }
+
+/// More worker threads than this is a mistake, not a machine: each thread costs a stack, and a
+/// million of them would exhaust memory before the first game.
+pub const MAX_THREADS: usize = 1024;
 
 /// Games per chunk: about sixteen chunks per thread, so that the threads run out of work
 /// within a small chunk of each other (games differ in length, and a thread left alone with
