@@ -183,10 +183,16 @@ impl Game {
     pub fn pass_priority(&mut self) -> Result<Progress> {
         self.ensure_idle()?;
         // The pass and the work it starts are one action: if that fails, the pass is undone too.
-        self.undoable(|g| match g.pass_inner()? {
-            Some(frame) => g.perform(frame),
+        self.undoable(|g| g.pass_and_go_on())
+    }
+
+    /// A pass and what it starts (a resolution or the next step), for the actions made of
+    /// several passes, each of which undoes the whole of itself.
+    fn pass_and_go_on(&mut self) -> Result<Progress> {
+        match self.pass_inner()? {
+            Some(frame) => self.perform(frame),
             None => Ok(Progress::Done(Vec::new())),
-        })
+        }
     }
 
     /// The pass itself; returns the work it starts (a resolution or the next step), if any.
@@ -213,7 +219,7 @@ impl Game {
         let top = self.id_of(*self.stack.last().expect("not empty"));
         // Several passes, each its own action; one that fails undoes them all (CR 733).
         self.undoable(|g| loop {
-            let progress = g.pass_priority()?;
+            let progress = g.pass_and_go_on()?;
             let gone = g.slot_of(top).map_or(true, |s| g.objects[s as usize].zone.kind != ZoneKind::Stack);
             if progress == Progress::Paused || gone || g.is_over() || g.priority.is_none() {
                 return Ok(progress);
@@ -239,7 +245,7 @@ impl Game {
             if left && g.step == step {
                 return Ok(Progress::Done(Vec::new()));
             }
-            let progress = g.pass_priority()?;
+            let progress = g.pass_and_go_on()?;
             if progress == Progress::Paused || g.is_over() {
                 return Ok(progress);
             }
@@ -254,7 +260,7 @@ impl Game {
             if g.turn != turn && g.step == Step::Upkeep {
                 return Ok(Progress::Done(Vec::new()));
             }
-            let progress = if g.stack.is_empty() { g.pass_priority()? } else { g.resolve_top()? };
+            let progress = if g.stack.is_empty() { g.pass_and_go_on()? } else { g.resolve_top()? };
             if progress == Progress::Paused || g.is_over() {
                 return Ok(progress);
             }
