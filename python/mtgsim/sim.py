@@ -164,7 +164,7 @@ def _check_common(games: int, start: int, workers: int | None) -> int:
         raise ValueError(f"start must be a non-negative integer, not {start!r}")
     threads = 0 if workers is None else workers
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 0:
-        raise ValueError(f"workers must be a positive integer, not {workers!r}")
+        raise ValueError(f"workers must be a positive integer (or 0 or None: one per core), not {workers!r}")
     return threads
 
 
