@@ -852,9 +852,11 @@ impl Game {
         let snapshot = self.needs_snapshot().then(|| Box::new(self.clone()));
         let mark = self.history.len();
         // Random players' generators, which answering the action's decisions may draw from
-        // (kept only in games that have a random player: most actions of most games have none).
-        let generators = (snapshot.is_none() && self.seats.iter().any(|s| s.policy == Policy::Random))
-            .then(|| self.seats.iter().enumerate().filter(|(_, s)| s.policy == Policy::Random).map(|(p, s)| (p, s.rng.clone())).collect());
+        // (an empty list, which allocates nothing, in games without a random player).
+        let generators: Vec<(usize, Rng)> = match snapshot {
+            Some(_) => Vec::new(),
+            None => self.seats.iter().enumerate().filter(|(_, s)| s.policy == Policy::Random).map(|(p, s)| (p, s.rng.clone())).collect(),
+        };
         action(self).inspect_err(|_| self.restore(snapshot, mark, generators))
     }
 
@@ -865,14 +867,14 @@ impl Game {
     /// Undoes a failed action. Frames fail only before they change anything (a cast that
     /// can't be paid fails before the card moves), so without a snapshot dropping the work
     /// in progress, and putting back what random players drew for its decisions, is enough.
-    fn restore(&mut self, snapshot: Option<Box<Game>>, history_len: usize, generators: Option<Vec<(usize, Rng)>>) {
+    fn restore(&mut self, snapshot: Option<Box<Game>>, history_len: usize, generators: Vec<(usize, Rng)>) {
         match snapshot {
             Some(s) => *self = *s,
             None => {
                 if self.history.len() > history_len {
                     Arc::make_mut(&mut self.history).truncate(history_len); // the answers given for it are undone too
                 }
-                for (p, rng) in generators.into_iter().flatten() {
+                for (p, rng) in generators {
                     self.seats[p].rng = rng;
                 }
                 self.frames.clear();

@@ -186,8 +186,8 @@ impl Game {
         self.undoable(|g| g.pass_and_go_on())
     }
 
-    /// A pass and what it starts (a resolution or the next step), for the actions made of
-    /// several passes, each of which undoes the whole of itself.
+    /// A pass and what it starts (a resolution or the next step), without an undo of its own:
+    /// the actions made of several passes undo once, around all of them.
     fn pass_and_go_on(&mut self) -> Result<Progress> {
         match self.pass_inner()? {
             Some(frame) => self.perform(frame),

@@ -89,8 +89,8 @@ impl Game {
         if self.statics_in_play() {
             return self.perform(Frame::Mill(MillProc { players, n, orders: Vec::new(), asked: false }));
         }
-        // Nothing can change the count or ask anything: the hot path. Only what the milling
-        // triggers may ask, and fail (a bad scripted answer), which undoes the milling too.
+        // Nothing can change the count or ask anything: the hot path. What the milling triggers
+        // may ask can still fail (a bad scripted answer), and that undoes the milling too.
         self.undoable(|g| {
             let mut milled = Vec::new();
             for p in players {
