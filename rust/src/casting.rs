@@ -147,7 +147,8 @@ impl Game {
             return Err(illegal(format!("{} is a land: lands are played, not cast (CR 305.9)", def.name)));
         }
         let fast = def.is(CardType::Instant) || def.rules.flash;
-        if !fast && !(self.step.is_main() && self.active == caster && self.stack.is_empty()) {
+        let sorcery_timing = self.step.is_main() && self.active == caster && self.stack.is_empty();
+        if !fast && !sorcery_timing {
             return Err(illegal(format!(
                 "{} can be cast only in its controller's main phase with an empty stack (CR 307.1); now: {} of player {}'s turn, {} on the stack",
                 def.name,

@@ -104,7 +104,7 @@ impl Game {
             self.log.push_with(|| Event::ManaAdded { player: p, source, mana: ty.to_string() });
             self.sacrifice_if_mana_ability_says(slot);
         }
-        self.players[p as usize].pool = payment.leftover.clone();
+        self.players[p as usize].pool = payment.leftover;
         if payment.life > 0 {
             self.change_life(p, -(payment.life as i32));
         }

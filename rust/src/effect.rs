@@ -211,7 +211,7 @@ impl EffectProc {
                 yes.then_some(Pending::Inline(then.clone()))
             }
             (Effect::MayPay { cost, then }, Answer::YesNo { yes }) => {
-                self.ctx.did = yes && g.pay_mana_now(controller, &cost);
+                self.ctx.did = yes && g.pay_mana_now(controller, cost);
                 self.ctx.did.then_some(Pending::Inline(then.clone()))
             }
             (effect @ Effect::Mill { .. }, Answer::Cards { cards }) => {
@@ -229,7 +229,7 @@ impl EffectProc {
         match effect {
             Effect::Draw { who, count } => {
                 for p in self.players(g, who) {
-                    for _ in 0..self.amount(g, &count, p) {
+                    for _ in 0..self.amount(g, count, p) {
                         if g.draw_one(p).is_some() {
                             self.ctx.drawn += 1;
                         }
@@ -279,7 +279,7 @@ impl EffectProc {
             }
             Effect::Scry { who, count } => {
                 let players = self.players(g, who);
-                let n = players.first().map_or(0, |&p| self.amount(g, &count, p));
+                let n = players.first().map_or(0, |&p| self.amount(g, count, p));
                 g.scry_frame(players.to_vec(), n).map(Pending::Frame)
             }
             Effect::Discard { who, count, random } => {
@@ -287,11 +287,11 @@ impl EffectProc {
                 // Several players discarding: each frame in turn, the active player's first.
                 let players = self.players(g, who);
                 for &p in players.iter().skip(1).rev() {
-                    let n = self.amount(g, &count, p);
+                    let n = self.amount(g, count, p);
                     g.push_discard(p, n, mode, true);
                 }
                 let first = *players.first()?;
-                let n = self.amount(g, &count, first);
+                let n = self.amount(g, count, first);
                 Some(Pending::Frame(g.discard_frame(first, n, mode)))
             }
             Effect::Search { who, filter, count, to, reveal, shuffle, optional } => {
@@ -322,7 +322,7 @@ impl EffectProc {
             }
             Effect::Damage { target, amount } => {
                 for t in self.legal_targets(*target) {
-                    let n = self.amount(g, &amount, controller);
+                    let n = self.amount(g, amount, controller);
                     g.deal_damage(source_id, t, n);
                 }
                 None
@@ -344,7 +344,7 @@ impl EffectProc {
                 let min = if *optional { 0 } else { 1 };
                 Some(Pending::Ask(Decision { player: controller, purpose: Purpose::PutFromHand, choice: Choice::Cards { options, min, max: *count } }))
             }
-            Effect::If { cond, .. } => Some(Pending::Branch(self.holds(g, &cond))),
+            Effect::If { cond, .. } => Some(Pending::Branch(self.holds(g, cond))),
             Effect::May { .. } => Some(Pending::Ask(Decision { player: controller, purpose: Purpose::May, choice: Choice::YesNo })),
             Effect::MayPay { ref cost, .. } => {
                 // Offered only if it can be paid.
@@ -364,9 +364,9 @@ impl EffectProc {
                     }
                 };
                 for s in slots {
-                    let n = self.amount(g, &count, controller);
+                    let n = self.amount(g, count, controller);
                     if n > 0 {
-                        let _ = g.put_counters(s, &counter, n);
+                        let _ = g.put_counters(s, counter, n);
                     }
                 }
                 None
@@ -394,7 +394,7 @@ impl EffectProc {
             }
             Effect::CreateToken { token, count } => {
                 let def = g.def_index_by_name(&token.name).expect("validated when the card was loaded");
-                for _ in 0..self.amount(g, &count, controller) {
+                for _ in 0..self.amount(g, count, controller) {
                     g.create_token(def, controller, token.tapped);
                 }
                 None
@@ -494,7 +494,7 @@ impl EffectProc {
                 Some(Pending::Ask(Decision { player: controller, purpose: Purpose::PutFromHand, choice: Choice::Cards { options, min: 0, max: *count } }))
             }
             Effect::AddMana { mana } => {
-                g.add_mana(controller, &mana);
+                g.add_mana(controller, mana);
                 None
             }
             Effect::Delayed { when, effects } => {

@@ -129,7 +129,7 @@ pub fn parse_mana_line(line: &str) -> Option<ManaAbility> {
         }
         produce.push(letter.to_string());
     }
-    (!produce.is_empty()).then(|| ManaAbility { produce, amount: Amount::Fixed(1), sacrifice: false })
+    (!produce.is_empty()).then_some(ManaAbility { produce, amount: Amount::Fixed(1), sacrifice: false })
 }
 
 /// "Kicker {U}", "Kicker {1}{G} and/or {W}" (CR 702.33b), "Multikicker {2}" (702.33c),

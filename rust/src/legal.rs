@@ -433,6 +433,7 @@ pub struct BatchStep {
 impl Batch {
     /// `n` games of the run `seed` (game i from `derive_seed(seed, i)`), each stopped at the
     /// agent's first decision.
+    #[allow(clippy::too_many_arguments)] // one per parameter of the Python constructor
     pub fn new(decks: Vec<Vec<String>>, n: usize, seed: u64, seat: u8, opponent: crate::policy::Policy, extra: u32, setup: crate::game::Setup, db: std::sync::Arc<crate::card::CardDb>) -> Result<Batch> {
         if n == 0 || n > 100_000 {
             return Err(invalid(format!("a batch holds 1 to 100000 games, not {n}")));

@@ -1330,7 +1330,7 @@ mod tests {
                 if left < gen || (exact && left != gen) {
                     return;
                 }
-                if best.map_or(true, |b| life < b) {
+                if best.is_none_or(|b| life < b) {
                     *best = Some(life);
                 }
                 return;
@@ -1356,7 +1356,7 @@ mod tests {
         fn go(i: usize, cost: &CostToPay, sources: &[ManaSource], m: &mut [u64; 6], best: &mut Option<u64>) {
             if i == sources.len() {
                 if let Some(l) = brute_pay(cost, m, false) {
-                    if best.map_or(true, |b| l < b) {
+                    if best.is_none_or(|b| l < b) {
                         *best = Some(l);
                     }
                 }

@@ -567,9 +567,14 @@ pub struct PyGameObject {
     counters: Vec<(String, u32)>,
 }
 
+/// What `__reduce__` returns for pickling: the class and its constructor's arguments.
+type Reduced<'py, Args> = (Bound<'py, PyAny>, Args);
+/// `GameObject`'s constructor arguments: id, card (JSON), owner, controller, zone, tapped, counters.
+type GameObjectArgs = (u64, String, u8, u8, &'static str, bool, Vec<(String, u32)>);
+
 #[pymethods]
 impl PyGameObject {
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (u64, String, u8, u8, &'static str, bool, Vec<(String, u32)>))> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py, GameObjectArgs>> {
         let o = slf.get();
         let card = serde_json::to_string(&*o.card).expect("plain data");
         Ok((slf.get_type().getattr("_restore")?, (o.id, card, o.owner, o.controller, o.zone, o.tapped, o.counters.clone())))
@@ -970,7 +975,7 @@ impl PyBatchResult {
         let r = &self.0;
         format!("BatchResult(repetitions={}, operations={}, games_over={}, library_cards={})", r.repetitions, r.operations, r.games_over, r.library_cards)
     }
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (u64, u64, u64, u64))> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py, (u64, u64, u64, u64)>> {
         let r = &slf.get().0;
         Ok((slf.get_type().into_any(), (r.repetitions, r.operations, r.games_over, r.library_cards)))
     }

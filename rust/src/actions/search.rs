@@ -168,7 +168,7 @@ impl SearchProc {
                 }
                 g.players[owner as usize].library.extend(slots.iter().rev());
                 if !self.spec.reveal {
-                    g.learn(searcher, &found); // the searcher knows what they put on top
+                    g.learn(searcher, found); // the searcher knows what they put on top
                 } else {
                     g.reveal_to_all(found);
                 }
