@@ -106,7 +106,12 @@ impl Game {
         let slot = self.slot_of(source)?;
         let def = &self.defs[self.objects[slot as usize].def as usize];
         let ability = def.rules.activated.get(index).ok_or_else(|| {
-            invalid(format!("{} has {} activated abilit{} (not counting mana abilities), no ability {index}", def.name, def.rules.activated.len(), if def.rules.activated.len() == 1 { "y" } else { "ies" }))
+            invalid(format!(
+                "{} has {} activated abilit{} (not counting mana abilities), no ability {index}",
+                def.name,
+                def.rules.activated.len(),
+                if def.rules.activated.len() == 1 { "y" } else { "ies" }
+            ))
         })?;
         self.check_activation(p, slot, ability)?;
         // What can be told now is checked now, before any decision is asked (CR 602.2).
@@ -140,7 +145,18 @@ impl Game {
             }
             crate::game::check_count(x as i64, "X")?;
         }
-        let frame = ActivateProc { player: p, source, index: index as u16, opts, stage: Stage::X, asked: false, x: 0, targets: Vec::new(), sacrifice: None, discard: DiscardCost::default() };
+        let frame = ActivateProc {
+            player: p,
+            source,
+            index: index as u16,
+            opts,
+            stage: Stage::X,
+            asked: false,
+            x: 0,
+            targets: Vec::new(),
+            sacrifice: None,
+            discard: DiscardCost::default(),
+        };
         Ok(Frame::Activate(Box::new(frame)))
     }
 
@@ -155,11 +171,7 @@ impl Game {
         if a.targets.iter().any(|t| !t.up_to && !self.has_target_options(t, p, None, t.count)) {
             return false;
         }
-        let has = |filter: &Option<crate::filter::Filter>, zone: &[u32]| {
-            filter.as_ref().is_none_or(|f| {
-                zone.iter().any(|&s| s != slot && f.matches(self.def_of_slot(s)))
-            })
-        };
+        let has = |filter: &Option<crate::filter::Filter>, zone: &[u32]| filter.as_ref().is_none_or(|f| zone.iter().any(|&s| s != slot && f.matches(self.def_of_slot(s))));
         let sacrifice_ok = a.cost.sacrifice.as_ref().is_none_or(|f| {
             // The source itself may be the permanent sacrificed.
             self.battlefield.iter().any(|&s| self.objects[s as usize].controller == p && f.matches(self.def_of_slot(s)))
@@ -262,9 +274,30 @@ impl Game {
         let slot = self.objects.len() as u32;
         let zone = Zone { kind: ZoneKind::Stack, player: controller };
         let flags = Object::flags_of(&self.defs[def as usize]);
-        self.objects.push(Object { def, generation: 0, owner: controller, controller, zone, tapped: false, damage: 0, cast: Default::default(), kind: ObjectKind::Ability, flags, entered: 0 });
+        self.objects.push(Object {
+            def,
+            generation: 0,
+            owner: controller,
+            controller,
+            zone,
+            tapped: false,
+            damage: 0,
+            cast: Default::default(),
+            kind: ObjectKind::Ability,
+            flags,
+            entered: 0,
+        });
         self.stack.push(slot);
-        self.stack_items.push(StackItem { slot, controller, targets: Vec::new(), ability: Some((ability, source_slot, source)), delayed: None, sacrificed_power: 0, triggering: None, triggering_controller: None });
+        self.stack_items.push(StackItem {
+            slot,
+            controller,
+            targets: Vec::new(),
+            ability: Some((ability, source_slot, source)),
+            delayed: None,
+            sacrificed_power: 0,
+            triggering: None,
+            triggering_controller: None,
+        });
         ObjId::new(slot, 0)
     }
 
@@ -323,9 +356,7 @@ impl ActivateProc {
         let mut sources = Vec::new();
         self.fill_payment_sources(g, &mut sources);
         let ids: Vec<u64> = cards.iter().map(|c| c.0).collect();
-        solve_with(&to_pay, &g.players[self.player as usize].pool, &sources, &ids)
-            .map(|_| ())
-            .map_err(|why| Error::InvalidAnswer { decision: "pay_mana".into(), reason: why })
+        solve_with(&to_pay, &g.players[self.player as usize].pool, &sources, &ids).map(|_| ()).map_err(|why| Error::InvalidAnswer { decision: "pay_mana".into(), reason: why })
     }
 
     fn ask(mut self: Box<Self>, purpose: Purpose, choice: Choice) -> Step {
@@ -385,7 +416,9 @@ impl ActivateProc {
                     let spec = &ability.targets[i];
                     let choice = match g.target_choice(spec, self.player) {
                         Ok(c) => c,
-                        Err(n) => return Step::Fail(illegal(format!("this ability of {} needs {} legal target(s) for target {i} and there are {n} (CR 601.2c)", def.name, spec.count))),
+                        Err(n) => {
+                            return Step::Fail(illegal(format!("this ability of {} needs {} legal target(s) for target {i} and there are {n} (CR 601.2c)", def.name, spec.count)))
+                        }
                     };
                     if let Some(given) = self.opts.targets.as_ref().and_then(|t| t.get(i)) {
                         let d = Decision { player: self.player, purpose: Purpose::Targets { index: i as u8 }, choice };
@@ -404,12 +437,8 @@ impl ActivateProc {
                         self.stage = Stage::Discard;
                         continue;
                     };
-                    let options: Vec<ObjId> = g
-                        .battlefield
-                        .iter()
-                        .filter(|&&s| g.objects[s as usize].controller == self.player && filter.matches(g.def_of_slot(s)))
-                        .map(|&s| g.id_of(s))
-                        .collect();
+                    let options: Vec<ObjId> =
+                        g.battlefield.iter().filter(|&&s| g.objects[s as usize].controller == self.player && filter.matches(g.def_of_slot(s))).map(|&s| g.id_of(s)).collect();
                     if self.asked {
                         self.asked = false;
                         let Answer::Cards { cards } = g.take_answer() else { unreachable!("validated") };

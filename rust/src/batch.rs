@@ -7,9 +7,9 @@ use serde::{Deserialize, Serialize};
 use crate::actions::discard::DiscardMode;
 use crate::actions::search::SearchSpec;
 use crate::casting::CastOptions;
-use crate::object::ObjId;
 use crate::error::{illegal, invalid, Error, Result};
 use crate::game::{Game, Progress};
+use crate::object::ObjId;
 use crate::policy::Policy;
 use crate::rng::{derive_seed, Rng};
 
@@ -17,23 +17,55 @@ use crate::rng::{derive_seed, Rng};
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum Op {
-    Draw { player: usize, n: i64 },
-    Mill { player: usize, n: i64 },
-    MillOpponents { player: usize, n: i64 },
-    Discard { player: usize, n: i64, mode: DiscardMode },
-    Shuffle { player: usize },
-    Search { player: usize, spec: SearchSpec },
-    Scry { player: usize, n: i64 },
+    Draw {
+        player: usize,
+        n: i64,
+    },
+    Mill {
+        player: usize,
+        n: i64,
+    },
+    MillOpponents {
+        player: usize,
+        n: i64,
+    },
+    Discard {
+        player: usize,
+        n: i64,
+        mode: DiscardMode,
+    },
+    Shuffle {
+        player: usize,
+    },
+    Search {
+        player: usize,
+        spec: SearchSpec,
+    },
+    Scry {
+        player: usize,
+        n: i64,
+    },
     /// The player with priority casts this card (automatic payment, policies for choices).
-    Cast { card: ObjId, kicks: Option<Vec<u32>> },
+    Cast {
+        card: ObjId,
+        kicks: Option<Vec<u32>>,
+    },
     /// The player with priority activates ability `index` of `source` (cycling included).
-    Activate { source: ObjId, index: usize },
+    Activate {
+        source: ObjId,
+        index: usize,
+    },
     /// The player with priority cycles this card (its first cycling ability).
-    Cycle { card: ObjId },
+    Cycle {
+        card: ObjId,
+    },
     /// Everyone passes until the top of the stack resolves.
     ResolveTop,
     /// The total cost of casting the card with these kicks, and whether it can be paid.
-    CostOf { card: ObjId, kicks: Vec<u32> },
+    CostOf {
+        card: ObjId,
+        kicks: Vec<u32>,
+    },
     /// Policies play on until the current turn ends.
     PlayTurn,
 }

@@ -110,8 +110,7 @@ pub struct ManaProfile {
 
 impl ManaProfile {
     fn of(subtypes: &[Box<str>], rules: &CardRules) -> Option<ManaProfile> {
-        const BASIC: [(&str, Color); 5] =
-            [("Plains", Color::White), ("Island", Color::Blue), ("Swamp", Color::Black), ("Mountain", Color::Red), ("Forest", Color::Green)];
+        const BASIC: [(&str, Color); 5] = [("Plains", Color::White), ("Island", Color::Blue), ("Swamp", Color::Black), ("Mountain", Color::Red), ("Forest", Color::Green)];
         let mut types: Vec<ManaType> = Vec::new();
         let mut amount = None;
         for (name, color) in BASIC {
@@ -296,7 +295,10 @@ impl CardDef {
             validate_effects(&t.effects, t.targets.len(), &format!("rules.triggers[{i}].effects")).map_err(|(f, why)| err(&f, why))?;
             if let Some(c @ (Condition::TargetKicked(_) | Condition::YouDid | Condition::RememberedIs(_))) = &t.condition {
                 let written = serde_json::to_string(c).unwrap_or_default();
-                return Err(err(&format!("rules.triggers[{i}].if"), format!("{written} can't be an intervening \"if\" (CR 603.4): use kicked, not_kicked, kicked_with or your_library_empty")));
+                return Err(err(
+                    &format!("rules.triggers[{i}].if"),
+                    format!("{written} can't be an intervening \"if\" (CR 603.4): use kicked, not_kicked, kicked_with or your_library_empty"),
+                ));
             }
         }
         for (i, mode) in rules.modes.iter().enumerate() {
@@ -433,11 +435,7 @@ impl CardDb {
 
     /// Loads a card file: `{"format": "mtgsim-cards", "version": 1, "cards": [...]}`.
     pub fn from_json(text: &str) -> Result<CardDb> {
-        let file: CardFile = serde_json::from_str(text).map_err(|e| Error::InvalidCard {
-            card: "<file>".into(),
-            field: "<document>".into(),
-            reason: e.to_string(),
-        })?;
+        let file: CardFile = serde_json::from_str(text).map_err(|e| Error::InvalidCard { card: "<file>".into(), field: "<document>".into(), reason: e.to_string() })?;
         if file.format != "mtgsim-cards" || file.version != 1 {
             return Err(Error::InvalidCard {
                 card: "<file>".into(),
@@ -510,11 +508,27 @@ impl CardDb {
             for name in token_names(&def.rules) {
                 match self.by_name.get(name.as_str()) {
                     Some(t) if t.token && (t.is(CardType::Instant) || t.is(CardType::Sorcery)) => {
-                        return Err(Error::InvalidCard { card: t.name.to_string(), field: "type_line".into(), reason: "a token is a permanent: it can't be an instant or sorcery (CR 111.1, 307.4)".into() })
+                        return Err(Error::InvalidCard {
+                            card: t.name.to_string(),
+                            field: "type_line".into(),
+                            reason: "a token is a permanent: it can't be an instant or sorcery (CR 111.1, 307.4)".into(),
+                        })
                     }
                     Some(t) if t.token => {}
-                    Some(_) => return Err(Error::InvalidCard { card: def.name.to_string(), field: "rules".into(), reason: format!("creates a {name:?} token, but {name:?} is defined as a card, not a token (\"token\": true)") }),
-                    None => return Err(Error::InvalidCard { card: def.name.to_string(), field: "rules".into(), reason: format!("creates a {name:?} token, and no token by that name is defined") }),
+                    Some(_) => {
+                        return Err(Error::InvalidCard {
+                            card: def.name.to_string(),
+                            field: "rules".into(),
+                            reason: format!("creates a {name:?} token, but {name:?} is defined as a card, not a token (\"token\": true)"),
+                        })
+                    }
+                    None => {
+                        return Err(Error::InvalidCard {
+                            card: def.name.to_string(),
+                            field: "rules".into(),
+                            reason: format!("creates a {name:?} token, and no token by that name is defined"),
+                        })
+                    }
                 }
             }
         }
@@ -553,12 +567,7 @@ impl CardDb {
                 .replace('æ', "ae")
         };
         let folded = fold(&folded);
-        let hint = self
-            .order
-            .iter()
-            .find(|d| fold(&d.name) == folded)
-            .map(|d| format!("; did you mean {:?}?", d.name))
-            .unwrap_or_default();
+        let hint = self.order.iter().find(|d| fold(&d.name) == folded).map(|d| format!("; did you mean {:?}?", d.name)).unwrap_or_default();
         Err(Error::UnknownCard { name: name.to_string(), hint })
     }
 

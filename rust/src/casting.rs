@@ -385,11 +385,7 @@ impl CastProc {
                         self.stage = Stage::Kicker(i + 1);
                         continue;
                     }
-                    return if multi {
-                        self.ask(Purpose::Multikicker { index }, Choice::Number { min: 0, max })
-                    } else {
-                        self.ask(Purpose::Kicker { index }, Choice::YesNo)
-                    };
+                    return if multi { self.ask(Purpose::Multikicker { index }, Choice::Number { min: 0, max }) } else { self.ask(Purpose::Kicker { index }, Choice::YesNo) };
                 }
                 // CR 601.2b: announce X.
                 Stage::X => {
@@ -558,7 +554,16 @@ impl CastProc {
         let o = &mut g.objects[slot as usize];
         o.controller = self.caster;
         o.cast = cast;
-        g.stack_items.push(StackItem { slot, controller: self.caster, targets: self.targets.clone(), ability: None, delayed: None, sacrificed_power: 0, triggering: None, triggering_controller: None });
+        g.stack_items.push(StackItem {
+            slot,
+            controller: self.caster,
+            targets: self.targets.clone(),
+            ability: None,
+            delayed: None,
+            sacrificed_power: 0,
+            triggering: None,
+            triggering_controller: None,
+        });
         self.spell = Some(spell);
         if let Some(d) = self.discard.card {
             g.discard_one(self.caster, d.slot(), Some(self.caster), false, self.discard.hidden, false);

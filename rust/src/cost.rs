@@ -7,9 +7,9 @@ use crate::error::{Error, Result};
 use crate::event::Event;
 use crate::game::Game;
 use crate::mana::{Color, ManaSymbol};
+use crate::object::Object;
 use crate::payment::{ManaPool, ManaSource, ManaType, Payment};
 use crate::rules::{Amount, Dynamic, Kicker, StaticAbility};
-use crate::object::Object;
 use crate::zone::ZoneKind;
 
 /// The mana type named by a letter of a card's mana ability.
@@ -63,7 +63,13 @@ impl Game {
             })
             // A source that would make no mana now (Everflowing Chalice without counters) can
             // still be tapped, but pays for nothing.
-            .filter_map(move |&s| self.mana_ability(s).filter(|&(_, amount)| amount > 0).map(|(options, amount)| ManaSource { id: self.id_of(s).0, options: options.iter().copied().collect(), amount }))
+            .filter_map(move |&s| {
+                self.mana_ability(s).filter(|&(_, amount)| amount > 0).map(|(options, amount)| ManaSource {
+                    id: self.id_of(s).0,
+                    options: options.iter().copied().collect(),
+                    amount,
+                })
+            })
     }
 
     /// What the static abilities of `p`'s permanents do to the cost of a spell `p` casts, in
@@ -125,9 +131,9 @@ impl Game {
         let (options, amount) = self.mana_ability(slot).ok_or_else(|| crate::error::illegal(format!("{} has no mana ability", self.def_of_slot(slot).name)))?;
         let options = options.to_vec();
         let ty = match choice {
-            Some(letter) => mana_type(letter).filter(|t| options.contains(t)).ok_or_else(|| {
-                crate::error::invalid(format!("{letter:?} is not a mana type {} can make ({})", self.def_of_slot(slot).name, list(&options)))
-            })?,
+            Some(letter) => mana_type(letter)
+                .filter(|t| options.contains(t))
+                .ok_or_else(|| crate::error::invalid(format!("{letter:?} is not a mana type {} can make ({})", self.def_of_slot(slot).name, list(&options))))?,
             None if options.len() == 1 => options[0],
             None => return Err(crate::error::invalid(format!("choose which mana to add: one of {}", list(&options)))),
         };

@@ -77,9 +77,7 @@ impl Counters {
 
 /// Counter names are short words or P/T modifiers; anything else is a caller's mistake.
 pub fn validate_kind(kind: &str) -> Result<()> {
-    let ok = !kind.is_empty()
-        && kind.len() <= 40
-        && kind.chars().all(|c| c.is_ascii_alphanumeric() || "+-/ '".contains(c));
+    let ok = !kind.is_empty() && kind.len() <= 40 && kind.chars().all(|c| c.is_ascii_alphanumeric() || "+-/ '".contains(c));
     if ok {
         Ok(())
     } else {

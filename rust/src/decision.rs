@@ -97,21 +97,42 @@ impl Purpose {
 pub enum Choice {
     /// Choose between `min` and `max` distinct cards from `options`; order matters where the
     /// cards go to an ordered zone together.
-    Cards { options: Vec<ObjId>, min: u32, max: u32 },
+    Cards {
+        options: Vec<ObjId>,
+        min: u32,
+        max: u32,
+    },
     /// Split `cards` (top of the library first) into a top pile and a bottom pile, each in the
     /// order given, top first.
-    Scry { cards: Vec<ObjId> },
+    Scry {
+        cards: Vec<ObjId>,
+    },
     YesNo,
     /// A number from `min` to `max`.
-    Number { min: u32, max: u32 },
+    Number {
+        min: u32,
+        max: u32,
+    },
     /// Between `min` and `max` distinct targets from `options` (objects or players).
-    Targets { options: Vec<TargetRef>, min: u32, max: u32 },
+    Targets {
+        options: Vec<TargetRef>,
+        min: u32,
+        max: u32,
+    },
     /// One of the actions the player with priority may take (answered by its index).
-    Actions { options: Vec<PriorityAction> },
+    Actions {
+        options: Vec<PriorityAction>,
+    },
     /// Between `min` and `max` distinct modes out of `count` (answered by their indices).
-    Modes { count: u32, min: u32, max: u32 },
+    Modes {
+        count: u32,
+        min: u32,
+        max: u32,
+    },
     /// Put all of `options` in an order (answered by the ids in that order).
-    Order { options: Vec<ObjId> },
+    Order {
+        options: Vec<ObjId>,
+    },
 }
 
 /// A pending choice.
@@ -176,12 +197,7 @@ impl Decision {
                 given.sort_unstable();
                 expected.sort_unstable();
                 if given != expected {
-                    return Err(bad(format!(
-                        "top and bottom together must hold each of {:?} exactly once, got top {:?} bottom {:?}",
-                        ids(cards),
-                        ids(top),
-                        ids(bottom)
-                    )));
+                    return Err(bad(format!("top and bottom together must hold each of {:?} exactly once, got top {:?} bottom {:?}", ids(cards), ids(top), ids(bottom))));
                 }
                 Ok(())
             }

@@ -9,13 +9,13 @@ use serde::{Deserialize, Serialize};
 use crate::ability::AbilityRef;
 use crate::actions::discard::DiscardMode;
 use crate::actions::search::SearchSpec;
+use crate::card::CardType;
+use crate::continuous::UntilEndOfTurn;
 use crate::decision::{Answer, Choice, Decision, Purpose};
 use crate::event::Event;
 use crate::game::Game;
 use crate::object::{CastInfo, ObjId};
 use crate::process::{Frame, Step};
-use crate::card::CardType;
-use crate::continuous::UntilEndOfTurn;
 use crate::rules::{Amount, Condition, CounterPlace, Dynamic, Effect, RestGo, Who};
 use crate::target::TargetRef;
 use crate::zone::{Position, ZoneKind};
@@ -147,7 +147,8 @@ impl EffectProc {
                 Step::Done
             }
             Pending::Branch(branch) => {
-                let mut inner = EffectProc { def: self.def, root: self.root.clone(), path: self.path.clone(), pc: 0, choosing: false, mill_orders: Vec::new(), ctx: self.ctx.clone() };
+                let mut inner =
+                    EffectProc { def: self.def, root: self.root.clone(), path: self.path.clone(), pc: 0, choosing: false, mill_orders: Vec::new(), ctx: self.ctx.clone() };
                 inner.path.push((self.pc - 1, branch));
                 g.frames.push(Frame::Effect(self));
                 g.frames.push(Frame::Effect(Box::new(inner)));
@@ -160,7 +161,8 @@ impl EffectProc {
             Pending::Inline(effects) => {
                 // A "you may" / "if you do" body runs with this context; what it remembers and
                 // mills comes back through `Root::Inline`'s own context, so run it in place.
-                let inner = EffectProc { def: self.def, root: Root::Inline(Arc::new(effects)), path: Vec::new(), pc: 0, choosing: false, mill_orders: Vec::new(), ctx: self.ctx.clone() };
+                let inner =
+                    EffectProc { def: self.def, root: Root::Inline(Arc::new(effects)), path: Vec::new(), pc: 0, choosing: false, mill_orders: Vec::new(), ctx: self.ctx.clone() };
                 g.frames.push(Frame::Effect(self));
                 g.frames.push(Frame::Effect(Box::new(inner)));
                 Step::Done
@@ -265,13 +267,8 @@ impl EffectProc {
             }
             Effect::MilledToHand { filter, count } => {
                 // Only milled cards still where they went, in a public zone (CR 701.17c).
-                let options: Vec<ObjId> = self
-                    .ctx
-                    .milled
-                    .iter()
-                    .copied()
-                    .filter(|&id| g.object(id).is_ok_and(|o| o.zone.kind.is_public()) && filter.matches(g.def_of_slot(id.slot())))
-                    .collect();
+                let options: Vec<ObjId> =
+                    self.ctx.milled.iter().copied().filter(|&id| g.object(id).is_ok_and(|o| o.zone.kind.is_public()) && filter.matches(g.def_of_slot(id.slot()))).collect();
                 if options.is_empty() {
                     return None;
                 }
@@ -602,9 +599,7 @@ impl EffectProc {
             Amount::Dynamic(Dynamic::HalfLibraryRoundedUp) => (g.players[p as usize].library.len() as u32).div_ceil(2),
             Amount::Dynamic(Dynamic::CountersOnSource(kind)) => g.counters_on(self.ctx.source).map_or(0, |c| c.get(kind)),
             Amount::Dynamic(Dynamic::CardsInYourHand) => g.players[self.ctx.controller as usize].hand.len() as u32,
-            Amount::Dynamic(Dynamic::Permanents(filter)) => {
-                g.battlefield.iter().filter(|&&s| filter.matches(g.def_of_slot(s))).count() as u32
-            }
+            Amount::Dynamic(Dynamic::Permanents(filter)) => g.battlefield.iter().filter(|&&s| filter.matches(g.def_of_slot(s))).count() as u32,
             Amount::Dynamic(Dynamic::SacrificedPower) => self.ctx.sacrificed_power.max(0) as u32,
             Amount::Dynamic(Dynamic::DrawnThisWay) => self.ctx.drawn,
         }
@@ -618,9 +613,7 @@ impl EffectProc {
             }),
             Condition::YourLibraryEmpty => g.players[self.ctx.controller as usize].library.is_empty(),
             Condition::YouDid => self.ctx.did,
-            Condition::RememberedIs(filter) => {
-                self.ctx.remembered.iter().any(|&c| g.object(c).is_ok() && filter.matches(g.def_of_slot(c.slot())))
-            }
+            Condition::RememberedIs(filter) => self.ctx.remembered.iter().any(|&c| g.object(c).is_ok() && filter.matches(g.def_of_slot(c.slot()))),
             other => crate::stack::condition_on_cast(other, &self.ctx.cast),
         }
     }

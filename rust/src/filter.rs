@@ -2,8 +2,8 @@
 //! sorcery card", "a Wizard card", "a card"). A description with no stated quality is "a card"
 //! (CR 701.23d: must be found); any stated quality may go unfound (CR 701.23b).
 
-use std::hash::Hasher;
 use std::fmt;
+use std::hash::Hasher;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -41,7 +41,13 @@ pub struct Quality {
 
 impl Quality {
     fn is_empty(&self) -> bool {
-        self.types.is_empty() && self.not_types.is_empty() && self.supertypes.is_empty() && self.subtypes.is_empty() && self.name.is_none() && self.colors.is_empty() && !self.cycling
+        self.types.is_empty()
+            && self.not_types.is_empty()
+            && self.supertypes.is_empty()
+            && self.subtypes.is_empty()
+            && self.name.is_none()
+            && self.colors.is_empty()
+            && !self.cycling
     }
 
     fn matches(&self, c: &CardDef) -> bool {

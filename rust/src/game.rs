@@ -12,12 +12,12 @@ use crate::decision::{Answer, Decision};
 use crate::error::{illegal, invalid, Error, Result};
 use crate::event::{Event, EventLog, LossReason};
 use crate::object::{ObjId, Object};
-use crate::policy::{Policy, Seat};
 use crate::payment::ManaPool;
+use crate::policy::{Policy, Seat};
 use crate::process::Frame;
+use crate::rng::{derive_seed, Rng};
 use crate::stack::StackItem;
 use crate::turn::Step;
-use crate::rng::{derive_seed, Rng};
 use crate::zone::{Position, Zone, ZoneKind};
 
 /// The most players a game may have.
@@ -352,9 +352,7 @@ impl Game {
             lands_played: 0,
             stack_items: Vec::new(),
             stickers: Vec::new(),
-            seats: (0..num_players)
-                .map(|p| Seat { policy: Policy::Random, script: Default::default(), rng: Rng::new(derive_seed(seed, 1 + p as u64)), auto_pay: true })
-                .collect(),
+            seats: (0..num_players).map(|p| Seat { policy: Policy::Random, script: Default::default(), rng: Rng::new(derive_seed(seed, 1 + p as u64)), auto_pay: true }).collect(),
             strict: false,
             frames: Vec::new(),
             pending: None,
@@ -618,10 +616,7 @@ impl Game {
         }
         // A name the database doesn't know may still be a card this game already has (a game
         // loaded from a snapshot keeps its own definitions).
-        let defs = names
-            .iter()
-            .map(|n| db.get(n).cloned().or_else(|e| self.defs.iter().find(|d| *d.name == **n && !d.token).cloned().ok_or(e)))
-            .collect::<Result<Vec<_>>>()?;
+        let defs = names.iter().map(|n| db.get(n).cloned().or_else(|e| self.defs.iter().find(|d| *d.name == **n && !d.token).cloned().ok_or(e))).collect::<Result<Vec<_>>>()?;
         if let Some(t) = defs.iter().find(|d| d.token) {
             return Err(invalid(format!("{} is a token: tokens are created by effects (CR 111.2), not added as cards", t.name)));
         }
@@ -643,7 +638,19 @@ impl Game {
             let def = self.def_index(def);
             let slot = self.objects.len() as u32;
             let flags = Object::flags_of(&self.defs[def as usize]);
-            self.objects.push(Object { def, generation: 0, owner, controller: owner, zone, tapped: false, damage: 0, cast: Default::default(), kind: Default::default(), flags, entered: 0 });
+            self.objects.push(Object {
+                def,
+                generation: 0,
+                owner,
+                controller: owner,
+                zone,
+                tapped: false,
+                damage: 0,
+                cast: Default::default(),
+                kind: Default::default(),
+                flags,
+                entered: 0,
+            });
             slots.push(slot);
             ids.push(ObjId::new(slot, 0));
         }
@@ -1045,12 +1052,7 @@ impl Game {
         let slot = self.slot_of(id)?;
         let o = &self.objects[slot as usize];
         if o.zone.kind != kind {
-            return Err(Error::WrongZone {
-                id: id.0,
-                name: self.defs[o.def as usize].name.to_string(),
-                actual: o.zone.to_string(),
-                expected: kind.name().to_string(),
-            });
+            return Err(Error::WrongZone { id: id.0, name: self.defs[o.def as usize].name.to_string(), actual: o.zone.to_string(), expected: kind.name().to_string() });
         }
         Ok(slot)
     }

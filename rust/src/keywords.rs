@@ -4,8 +4,8 @@
 //! abilities. Evergreen keywords the engine doesn't model yet (flying, ...) are recorded as
 //! unsupported.
 
-use crate::mana::ManaCost;
 use crate::actions::search::Destination;
+use crate::mana::ManaCost;
 use crate::rules::{AbilityCost, ActivatedAbility, Amount, CardRules, Effect, Kicker, ManaAbility, Who};
 use crate::zone::ZoneKind;
 
@@ -27,8 +27,30 @@ fn without_reminder(line: &str) -> String {
 /// Keyword abilities that are read and recorded but whose rules (combat, mostly) the engine
 /// doesn't model yet (CR 702): they are reported as unsupported, never silently dropped.
 const RECORDED_KEYWORDS: [&str; 24] = [
-    "flying", "first strike", "double strike", "deathtouch", "defender", "haste", "hexproof", "indestructible", "lifelink", "menace", "reach", "trample", "vigilance",
-    "swampwalk", "islandwalk", "forestwalk", "mountainwalk", "plainswalk", "shroud", "fear", "intimidate", "partner", "flanking", "horsemanship",
+    "flying",
+    "first strike",
+    "double strike",
+    "deathtouch",
+    "defender",
+    "haste",
+    "hexproof",
+    "indestructible",
+    "lifelink",
+    "menace",
+    "reach",
+    "trample",
+    "vigilance",
+    "swampwalk",
+    "islandwalk",
+    "forestwalk",
+    "mountainwalk",
+    "plainswalk",
+    "shroud",
+    "fear",
+    "intimidate",
+    "partner",
+    "flanking",
+    "horsemanship",
 ];
 
 /// A line made only of keywords the engine records without modelling ("Flying", "Flying,

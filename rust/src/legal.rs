@@ -19,19 +19,31 @@ use crate::target::TargetRef;
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum LegalAction {
     /// With priority: pass, play a land, cast a spell or activate an ability.
-    Priority { action: PriorityAction },
+    Priority {
+        action: PriorityAction,
+    },
     Yes,
     No,
-    Number { n: u32 },
+    Number {
+        n: u32,
+    },
     /// Add a card (or object target) to the selection: cards to choose, targets, the next card
     /// of an order, or the next card on top of the library when scrying.
-    Pick { object: ObjId },
+    Pick {
+        object: ObjId,
+    },
     /// Add a player to the targets.
-    PickPlayer { player: u8 },
+    PickPlayer {
+        player: u8,
+    },
     /// Add a mode (CR 700.2).
-    PickMode { mode: u32 },
+    PickMode {
+        mode: u32,
+    },
     /// Scry: put this card next on the bottom (CR 701.22a).
-    Bottom { object: ObjId },
+    Bottom {
+        object: ObjId,
+    },
     /// Finish a selection that has at least its minimum.
     Done,
 }
@@ -200,7 +212,11 @@ impl Game {
     pub fn take(&mut self, action: LegalAction) -> Result<Progress> {
         let legal = self.legal_actions()?;
         if !legal.contains(&action) {
-            return Err(illegal(format!("{} is not a legal action now (the legal ones: {})", self.describe(&action), legal.iter().map(|a| self.describe(a)).collect::<Vec<_>>().join("; "))));
+            return Err(illegal(format!(
+                "{} is not a legal action now (the legal ones: {})",
+                self.describe(&action),
+                legal.iter().map(|a| self.describe(a)).collect::<Vec<_>>().join("; ")
+            )));
         }
         // Worked out from the decision in place; only the selection kept changes the game here.
         let d = self.pending.as_ref().expect("checked");
@@ -434,7 +450,16 @@ impl Batch {
     /// `n` games of the run `seed` (game i from `derive_seed(seed, i)`), each stopped at the
     /// agent's first decision.
     #[allow(clippy::too_many_arguments)] // one per parameter of the Python constructor
-    pub fn new(decks: Vec<Vec<String>>, n: usize, seed: u64, seat: u8, opponent: crate::policy::Policy, extra: u32, setup: crate::game::Setup, db: std::sync::Arc<crate::card::CardDb>) -> Result<Batch> {
+    pub fn new(
+        decks: Vec<Vec<String>>,
+        n: usize,
+        seed: u64,
+        seat: u8,
+        opponent: crate::policy::Policy,
+        extra: u32,
+        setup: crate::game::Setup,
+        db: std::sync::Arc<crate::card::CardDb>,
+    ) -> Result<Batch> {
         if n == 0 || n > 100_000 {
             return Err(invalid(format!("a batch holds 1 to 100000 games, not {n}")));
         }

@@ -110,14 +110,8 @@ impl Game {
             .enumerate()
             .map(|(p, st)| {
                 let hand: Vec<Value> = st.hand.iter().filter(|&&s| self.sees(player, s)).map(|&s| card(s)).collect();
-                let library: Vec<Value> = st
-                    .library
-                    .iter()
-                    .rev()
-                    .enumerate()
-                    .filter(|&(_, &s)| self.sees(player, s))
-                    .map(|(i, &s)| json!({"position": i, "card": card(s)}))
-                    .collect();
+                let library: Vec<Value> =
+                    st.library.iter().rev().enumerate().filter(|&(_, &s)| self.sees(player, s)).map(|(i, &s)| json!({"position": i, "card": card(s)})).collect();
                 json!({
                     "player": p,
                     "life": st.life,

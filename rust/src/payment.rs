@@ -433,10 +433,7 @@ pub fn solve_with(cost: &CostToPay, pool: &ManaPool, sources: &[ManaSource], cho
         if chosen[..k].contains(&id) {
             return Err(format!("source {id} is chosen more than once; a source can be tapped only once (CR 118.3)"));
         }
-        let i = sources
-            .iter()
-            .position(|s| s.id == id)
-            .ok_or_else(|| format!("no available mana source has id {id} (already tapped, or not one the payer controls?)"))?;
+        let i = sources.iter().position(|s| s.id == id).ok_or_else(|| format!("no available mana source has id {id} (already tapped, or not one the payer controls?)"))?;
         if sources[i].options.is_empty() {
             return Err(format!("source {id} has no type of mana it can produce"));
         }
@@ -448,12 +445,7 @@ pub fn solve_with(cost: &CostToPay, pool: &ManaPool, sources: &[ManaSource], cho
                 let life = if s.types & LIFE != 0 { " (or 2 life for a Phyrexian symbol)" } else { "" };
                 format!("it needs {} mana in all{life}, but the pool and the chosen sources can make only {}", s.need, s.have)
             }
-            Some(s) => format!(
-                "it needs {} mana that only {} can pay, but the pool and the chosen sources can make only {} of it",
-                s.need,
-                describe_types(s.types),
-                s.have
-            ),
+            Some(s) => format!("it needs {} mana that only {} can pay, but the pool and the chosen sources can make only {} of it", s.need, describe_types(s.types), s.have),
             None => "a source that makes several mana makes them all of one type, and no choice of types fits".to_string(),
         };
         let life = if cost.symbols.iter().any(|s| matches!(s, ManaSymbol::Phyrexian(_) | ManaSymbol::HybridPhyrexian(..))) {
@@ -479,8 +471,7 @@ pub fn max_affordable(base: &CostToPay, per_kick: &[ManaSymbol], pool: &ManaPool
             _ => 0,
         })
         .sum();
-    let kick_other: Vec<ManaSymbol> =
-        per_kick.iter().copied().filter(|s| !matches!(s, ManaSymbol::Generic(_) | ManaSymbol::X)).collect();
+    let kick_other: Vec<ManaSymbol> = per_kick.iter().copied().filter(|s| !matches!(s, ManaSymbol::Generic(_) | ManaSymbol::X)).collect();
     let payable = |n: u64| {
         let mut cost = base.clone();
         let mut generic = kick_generic * n;
@@ -819,11 +810,7 @@ fn feasible(dem: &[(u8, u32)], generic: u64, chunks: &mut [Chunk]) -> bool {
         return true;
     };
     let this = chunks[i];
-    let floor = chunks[..i]
-        .iter()
-        .rev()
-        .find(|c| c.whole && c.orig == this.orig && c.amount == this.amount)
-        .map_or(0, |c| c.mask);
+    let floor = chunks[..i].iter().rev().find(|c| c.whole && c.orig == this.orig && c.amount == this.amount).map_or(0, |c| c.mask);
     let mut bits = this.orig;
     while bits != 0 {
         let b = bits & bits.wrapping_neg();
@@ -1388,11 +1375,7 @@ mod tests {
         }
         assert!(start.contains(&p.from_pool), "took more than the pool had: {p:?}");
         for (t, &made) in produced.iter().enumerate() {
-            assert_eq!(
-                start.amounts[t] as u64 + made,
-                p.spent.amounts[t] as u64 + p.leftover.amounts[t] as u64,
-                "mana not conserved for type {t}: {p:?}"
-            );
+            assert_eq!(start.amounts[t] as u64 + made, p.spent.amounts[t] as u64 + p.leftover.amounts[t] as u64, "mana not conserved for type {t}: {p:?}");
             assert!(p.from_pool.amounts[t] <= p.spent.amounts[t]);
         }
         assert_eq!(p.life % 2, 0);

@@ -19,13 +19,20 @@ use crate::turn::Step as TurnStep;
 pub enum PriorityAction {
     Pass,
     /// Play this land (CR 305.1).
-    PlayLand { card: ObjId },
+    PlayLand {
+        card: ObjId,
+    },
     /// Cast this spell from hand, or from the graveyard where a permission allows (CR 601);
     /// its own choices follow as decisions.
-    Cast { card: ObjId },
+    Cast {
+        card: ObjId,
+    },
     /// Activate ability `index` of `source` (CR 602), cycling included; its choices follow as
     /// decisions.
-    Activate { source: ObjId, index: u16 },
+    Activate {
+        source: ObjId,
+        index: u16,
+    },
 }
 
 /// What a player could pay with now, found once while looking over the spells they could
@@ -189,7 +196,12 @@ impl Game {
             for &slot in &self.players[p as usize].graveyard {
                 let def = self.def_of_slot(slot);
                 let fast = def.is(CardType::Instant) || def.rules.flash;
-                if !def.is(CardType::Land) && (fast || sorcery_time) && self.may_cast_from_graveyard(p, def) && self.could_cast(p, slot, None) && visit(PriorityAction::Cast { card: self.id_of(slot) }) {
+                if !def.is(CardType::Land)
+                    && (fast || sorcery_time)
+                    && self.may_cast_from_graveyard(p, def)
+                    && self.could_cast(p, slot, None)
+                    && visit(PriorityAction::Cast { card: self.id_of(slot) })
+                {
                     return;
                 }
             }
@@ -221,10 +233,9 @@ impl Game {
     /// with no X): required targets exist, an additional discard can be made, the cost paid.
     fn could_cast(&self, p: u8, slot: u32, supply: Option<&Supply>) -> bool {
         let def = self.def_of_slot(slot);
-        let required_targets_exist = def.rules.targets.iter().filter(|t| t.if_kicked.is_none() && !t.up_to && t.mode.is_none()).all(|t| self.has_target_options(t, p, None, t.count));
-        let discard_ok = def.rules.additional_discard.as_ref().is_none_or(|f| {
-            self.players[p as usize].hand.iter().any(|&s| s != slot && f.matches(self.def_of_slot(s)))
-        });
+        let required_targets_exist =
+            def.rules.targets.iter().filter(|t| t.if_kicked.is_none() && !t.up_to && t.mode.is_none()).all(|t| self.has_target_options(t, p, None, t.count));
+        let discard_ok = def.rules.additional_discard.as_ref().is_none_or(|f| self.players[p as usize].hand.iter().any(|&s| s != slot && f.matches(self.def_of_slot(s))));
         if !(required_targets_exist && discard_ok) {
             return false;
         }
@@ -330,4 +341,3 @@ impl std::fmt::Display for PriorityAction {
         }
     }
 }
-

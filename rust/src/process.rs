@@ -15,12 +15,12 @@ use crate::casting::CastProc;
 use crate::decision::Decision;
 use crate::effect::EffectProc;
 use crate::error::{Error, Result};
+use crate::game::{Game, Progress};
+use crate::legend::LegendRuleProc;
 use crate::play::PriorityProc;
 use crate::stack::ResolveProc;
-use crate::legend::LegendRuleProc;
 use crate::trigger::TriggerProc;
 use crate::turn::AdvanceProc;
-use crate::game::{Game, Progress};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) enum Frame {
@@ -103,7 +103,8 @@ impl Game {
                             None => {
                                 let a = self.auto_answer(&decision)?;
                                 if let (Some(a), true) = (&a, self.log.recording) {
-                                    std::sync::Arc::make_mut(&mut self.history).push((decision.player, a.clone())); // for replays
+                                    // Kept for replays.
+                                    std::sync::Arc::make_mut(&mut self.history).push((decision.player, a.clone()));
                                 }
                                 a
                             }
@@ -165,4 +166,3 @@ impl Game {
         self.answer.take().expect("a frame resumes only with an answer")
     }
 }
-

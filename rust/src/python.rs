@@ -13,16 +13,16 @@ use crate::actions::movement::Entering;
 use crate::actions::search::{Destination, SearchSpec};
 use crate::batch::{BatchResult, Op};
 use crate::card::{CardDb, CardDef};
+use crate::casting::CastOptions;
 use crate::decision::{Answer, Choice, Decision};
 use crate::error::{invalid, Error};
 use crate::filter::CardFilter;
 use crate::game::{check_count, Game, Progress, Setup};
 use crate::object::ObjId;
+use crate::play::{PlayState, Until};
 use crate::policy::Policy;
 use crate::rng::{derive_seed, Rng};
-use crate::casting::CastOptions;
 use crate::target::TargetRef;
-use crate::play::{PlayState, Until};
 use crate::turn::Step;
 use crate::zone::{Position, ZoneKind};
 
@@ -53,9 +53,7 @@ static ERRORS: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
 
 fn to_py(e: Error) -> PyErr {
     Python::attach(|py| {
-        let class = ERRORS
-            .get_or_try_init(py, || py.import("mtgsim.errors").map(Bound::unbind))
-            .and_then(|m| m.bind(py).getattr(error_class(&e)));
+        let class = ERRORS.get_or_try_init(py, || py.import("mtgsim.errors").map(Bound::unbind)).and_then(|m| m.bind(py).getattr(error_class(&e)));
         match class.and_then(|c| c.cast_into::<PyType>().map_err(PyErr::from)) {
             Ok(c) => PyErr::from_type(c, e.to_string()),
             Err(import_failed) => import_failed,
@@ -195,8 +193,7 @@ fn answer_from_py(ob: &Bound<'_, PyAny>) -> PyResult<Answer> {
     }
     if let Ok(seq) = ob.cast::<PySequence>() {
         let names_a_player = |x: &Bound<'_, PyAny>| {
-            x.is_instance_of::<PyDict>()
-                || x.cast::<PyTuple>().is_ok_and(|t| t.get_item(0).is_ok_and(|k| k.extract::<String>().is_ok_and(|k| k == "player")))
+            x.is_instance_of::<PyDict>() || x.cast::<PyTuple>().is_ok_and(|t| t.get_item(0).is_ok_and(|k| k.extract::<String>().is_ok_and(|k| k == "player")))
         };
         if !ob.is_instance_of::<PyString>() && seq.try_iter()?.any(|x| x.is_ok_and(|x| names_a_player(&x))) {
             let targets = seq.try_iter()?.map(|x| target_from_py(&x?)).collect::<PyResult<Vec<_>>>()?;
@@ -1966,7 +1963,10 @@ fn py_derive_seed(seed: &Bound<'_, PyAny>, index: &Bound<'_, PyAny>) -> PyResult
 #[pymodule]
 mod _core {
     #[pymodule_export]
-    use super::{card, card_names, PyAction, PyActionSpace, PyGameBatch, py_derive_seed, py_floor_typecycling, py_simulate, py_simulate_from, PyBatchResult, PyCardDb, PyCardDef, PyDecision, PyGame, PyGameObject, PyOp, PyRng};
+    use super::{
+        card, card_names, py_derive_seed, py_floor_typecycling, py_simulate, py_simulate_from, PyAction, PyActionSpace, PyBatchResult, PyCardDb, PyCardDef, PyDecision, PyGame,
+        PyGameBatch, PyGameObject, PyOp, PyRng,
+    };
 
     #[pymodule_init]
     fn init(m: &pyo3::Bound<'_, pyo3::types::PyModule>) -> pyo3::PyResult<()> {

@@ -28,10 +28,7 @@ impl Game {
 
     /// Every static ability of a permanent, with its permanent's slot (CR 604.1).
     pub(crate) fn statics(&self) -> impl Iterator<Item = (u32, &StaticAbility)> + '_ {
-        self.indexed
-            .statics
-            .iter()
-            .flat_map(move |&s| self.def_of_slot(s).rules.statics.iter().map(move |st| (s, st)))
+        self.indexed.statics.iter().flat_map(move |&s| self.def_of_slot(s).rules.statics.iter().map(move |st| (s, st)))
     }
 
     /// Where a card (or token) in `slot` bound for its owner's graveyard goes: exile if a
@@ -62,7 +59,9 @@ impl Game {
     pub(crate) fn mill_changes(&self, p: u8) -> Vec<MillChange> {
         self.statics()
             .filter_map(|(s, st)| match st {
-                StaticAbility::OpponentMillsMore { times, plus } if self.objects[s as usize].controller != p => Some(MillChange { source: self.id_of(s), times: *times, plus: *plus }),
+                StaticAbility::OpponentMillsMore { times, plus } if self.objects[s as usize].controller != p => {
+                    Some(MillChange { source: self.id_of(s), times: *times, plus: *plus })
+                }
                 _ => None,
             })
             .collect()
@@ -111,4 +110,3 @@ impl Game {
         (!none).then_some(7)
     }
 }
-

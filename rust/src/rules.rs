@@ -249,11 +249,7 @@ pub enum Effect {
     MayPay { cost: ManaCost, then: Vec<Effect> },
     /// Put counters on what was chosen for a target, on the source, or on each creature the
     /// named players control.
-    PutCounters {
-        counter: String,
-        count: Amount,
-        on: CounterPlace,
-    },
+    PutCounters { counter: String, count: Amount, on: CounterPlace },
     /// "[Source] gets +P/+T [and gains keywords] until end of turn" (CR 611.2a, 613.4c).
     Pump {
         #[serde(default)]

@@ -69,12 +69,7 @@ impl Game {
             check_zone(Zone { kind: ZoneKind::Graveyard, player: p }, &st.graveyard)?;
             check_zone(Zone { kind: ZoneKind::Outside, player: p }, &st.outside)?;
         }
-        for (kind, v) in [
-            (ZoneKind::Battlefield, &self.battlefield),
-            (ZoneKind::Stack, &self.stack),
-            (ZoneKind::Exile, &self.exile),
-            (ZoneKind::Command, &self.command),
-        ] {
+        for (kind, v) in [(ZoneKind::Battlefield, &self.battlefield), (ZoneKind::Stack, &self.stack), (ZoneKind::Exile, &self.exile), (ZoneKind::Command, &self.command)] {
             check_zone(Zone { kind, player: 0 }, v)?;
         }
         if let Some(s) = seen.iter().enumerate().position(|(s, x)| !x && self.objects[s].kind != crate::object::ObjectKind::Ceased) {

@@ -117,9 +117,7 @@ impl ResolveProc {
             g.priority_to(g.active);
             return Step::Done;
         };
-        let is_permanent = [CardType::Artifact, CardType::Creature, CardType::Enchantment, CardType::Planeswalker, CardType::Battle, CardType::Land]
-            .into_iter()
-            .any(|t| def.is(t));
+        let is_permanent = [CardType::Artifact, CardType::Creature, CardType::Enchantment, CardType::Planeswalker, CardType::Battle, CardType::Land].into_iter().any(|t| def.is(t));
         if is_permanent {
             g.enter_from_stack(slot);
             g.priority_to(g.active);
@@ -138,7 +136,7 @@ impl ResolveProc {
             remembered: Vec::new(),
             sacrificed_power: 0,
             did: false,
-                drawn: 0,
+            drawn: 0,
         };
         g.frames.push(Frame::Resolve(ResolveProc { finishing: Some(slot) }));
         // The spell's own instructions, then each chosen mode's in printed order (CR 700.2).
@@ -228,7 +226,21 @@ impl Game {
         if !def.rules.as_enters.is_empty() {
             // CR 614.1c: done as it enters, before state-based actions (which run after the
             // whole resolution) look at it.
-            let ctx = EffectCtx { controller: item.controller, source: slot, source_id: card, cast, targets: Vec::new(), legal: Vec::new(), milled: Vec::new(), triggering: None, triggering_controller: None, remembered: Vec::new(), sacrificed_power: 0, did: false, drawn: 0 };
+            let ctx = EffectCtx {
+                controller: item.controller,
+                source: slot,
+                source_id: card,
+                cast,
+                targets: Vec::new(),
+                legal: Vec::new(),
+                milled: Vec::new(),
+                triggering: None,
+                triggering_controller: None,
+                remembered: Vec::new(),
+                sacrificed_power: 0,
+                did: false,
+                drawn: 0,
+            };
             self.frames.push(Frame::Effect(Box::new(EffectProc::as_enters(self.objects[slot as usize].def, ctx))));
         }
     }
@@ -262,7 +274,16 @@ impl Game {
         let zone = crate::zone::Zone { kind: ZoneKind::Stack, player: controller };
         self.objects.push(crate::object::Object { owner: controller, controller, zone, generation: 0, kind: ObjectKind::SpellCopy, tapped: false, damage: 0, ..original });
         self.stack.push(copy);
-        self.stack_items.push(StackItem { slot: copy, controller, targets: item.targets, ability: None, delayed: None, sacrificed_power: 0, triggering: None, triggering_controller: None });
+        self.stack_items.push(StackItem {
+            slot: copy,
+            controller,
+            targets: item.targets,
+            ability: None,
+            delayed: None,
+            sacrificed_power: 0,
+            triggering: None,
+            triggering_controller: None,
+        });
         let id = self.id_of(copy);
         self.log.push_with(|| Event::SpellCopied { spell, copy: id, controller });
         Ok(id)

@@ -70,10 +70,7 @@ impl Game {
                     TargetKind::Spell => o.zone.kind == ZoneKind::Stack && o.kind != crate::object::ObjectKind::Ability,
                     TargetKind::Creature => o.zone.kind == ZoneKind::Battlefield && def.is(CardType::Creature),
                     TargetKind::Permanent => o.zone.kind == ZoneKind::Battlefield,
-                    TargetKind::Any => {
-                        o.zone.kind == ZoneKind::Battlefield
-                            && (def.is(CardType::Creature) || def.is(CardType::Planeswalker) || def.is(CardType::Battle))
-                    }
+                    TargetKind::Any => o.zone.kind == ZoneKind::Battlefield && (def.is(CardType::Creature) || def.is(CardType::Planeswalker) || def.is(CardType::Battle)),
                     TargetKind::Player | TargetKind::Opponent => false,
                 }
             }

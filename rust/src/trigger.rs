@@ -128,8 +128,7 @@ impl Game {
             (Trigger::PermanentUntaps, TriggerEvent::Untapped { .. }) => true,
             (Trigger::PutIntoYourGraveyardFromLibrary { filter }, TriggerEvent::LibraryToGraveyard { player, cards }) => {
                 let f = filter;
-                player == you
-                    && cards.iter().any(|&c| self.object(c).is_ok_and(|o| o.zone.kind == crate::zone::ZoneKind::Graveyard) && f.matches(self.def_of_slot(c.slot())))
+                player == you && cards.iter().any(|&c| self.object(c).is_ok_and(|o| o.zone.kind == crate::zone::ZoneKind::Graveyard) && f.matches(self.def_of_slot(c.slot())))
             }
             (Trigger::BeginningOf { step, yours }, TriggerEvent::StepBegan { step: now }) => *step == now && (!yours || self.active == you),
             _ => false,
@@ -253,7 +252,6 @@ impl Game {
         }
     }
 }
-
 
 /// Ordering one player's simultaneous triggers, then choosing targets for those that have any.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -389,6 +387,15 @@ impl Game {
         let (source, source_id) = (d.source, d.source_id);
         let cast = d.cast;
         let fired = DelayedFired { effects: d.effects, def: d.def, cast: d.cast, remembered: d.remembered, triggering };
-        self.pending_triggers.push(PendingTrigger { controller: d.controller, source, source_id, index: 0, cast, delayed: Some(Box::new(fired)), triggering, triggering_controller: None });
+        self.pending_triggers.push(PendingTrigger {
+            controller: d.controller,
+            source,
+            source_id,
+            index: 0,
+            cast,
+            delayed: Some(Box::new(fired)),
+            triggering,
+            triggering_controller: None,
+        });
     }
 }

@@ -64,10 +64,7 @@ impl Step {
     }
 
     pub fn parse(s: &str) -> Result<Step> {
-        Step::ALL
-            .into_iter()
-            .find(|x| x.name() == s)
-            .ok_or_else(|| invalid(format!("unknown step {s:?} (steps: {})", Step::ALL.map(Step::name).join(", "))))
+        Step::ALL.into_iter().find(|x| x.name() == s).ok_or_else(|| invalid(format!("unknown step {s:?} (steps: {})", Step::ALL.map(Step::name).join(", "))))
     }
 
     pub fn is_main(self) -> bool {

@@ -21,16 +21,8 @@ pub enum ZoneKind {
 }
 
 impl ZoneKind {
-    pub const ALL: [ZoneKind; 8] = [
-        ZoneKind::Library,
-        ZoneKind::Hand,
-        ZoneKind::Graveyard,
-        ZoneKind::Battlefield,
-        ZoneKind::Stack,
-        ZoneKind::Exile,
-        ZoneKind::Command,
-        ZoneKind::Outside,
-    ];
+    pub const ALL: [ZoneKind; 8] =
+        [ZoneKind::Library, ZoneKind::Hand, ZoneKind::Graveyard, ZoneKind::Battlefield, ZoneKind::Stack, ZoneKind::Exile, ZoneKind::Command, ZoneKind::Outside];
 
     pub fn name(self) -> &'static str {
         match self {

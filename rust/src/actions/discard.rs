@@ -4,9 +4,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::decision::{Answer, Choice, Decision, Purpose};
 use crate::error::{illegal, Error, Result};
-use crate::object::ObjId;
 use crate::event::Event;
 use crate::game::{check_count, Game, Progress};
+use crate::object::ObjId;
 use crate::process::{Frame, Step};
 use crate::zone::{Position, ZoneKind};
 
@@ -64,7 +64,15 @@ impl Game {
 
     /// Schedules an effect's discard of these particular cards (already chosen).
     pub(crate) fn push_discard_cards(&mut self, player: u8, slots: Vec<u32>) {
-        self.frames.push(Frame::Discard(DiscardProc { player, count: slots.len() as u32, mode: DiscardMode::Choose, by_effect: true, chosen: Some(slots), chooser: None, asked: false }));
+        self.frames.push(Frame::Discard(DiscardProc {
+            player,
+            count: slots.len() as u32,
+            mode: DiscardMode::Choose,
+            by_effect: true,
+            chosen: Some(slots),
+            chooser: None,
+            asked: false,
+        }));
     }
 }
 

@@ -146,7 +146,8 @@ impl Game {
         st.library.truncate(start);
         st.stats.milled += k as u32;
         if !self.object_counters.is_empty() {
-            self.object_counters.retain(|(s, _)| !milled.iter().any(|m| m.slot() == *s)); // CR 122.2
+            // CR 122.2
+            self.object_counters.retain(|(s, _)| !milled.iter().any(|m| m.slot() == *s));
         }
         if self.log.recording && k > 0 {
             std::sync::Arc::make_mut(&mut self.log.events).push(Event::Milled { player: p, cards: milled.clone() });

@@ -83,7 +83,19 @@ impl Game {
         let slot = self.objects.len() as u32;
         let flags = Object::flags_of(&self.defs[def as usize]);
         let z = Zone { kind: zone, player: owner };
-        self.objects.push(Object { def, generation: 0, owner, controller: owner, zone: z, tapped: false, damage: 0, cast: Default::default(), kind: ObjectKind::Card, flags, entered: 0 });
+        self.objects.push(Object {
+            def,
+            generation: 0,
+            owner,
+            controller: owner,
+            zone: z,
+            tapped: false,
+            damage: 0,
+            cast: Default::default(),
+            kind: ObjectKind::Card,
+            flags,
+            entered: 0,
+        });
         self.edit_zone(z, |v| v.push(slot));
         let card = ObjId::new(slot, 0);
         self.log.push_with(|| Event::Conjured { player: owner, card });
@@ -96,7 +108,19 @@ impl Game {
         let slot = self.objects.len() as u32;
         let flags = Object::flags_of(&self.defs[def as usize]);
         let zone = Zone { kind: ZoneKind::Battlefield, player: controller };
-        self.objects.push(Object { def, generation: 0, owner: controller, controller, zone, tapped, damage: 0, cast: Default::default(), kind: ObjectKind::Token, flags, entered: 0 });
+        self.objects.push(Object {
+            def,
+            generation: 0,
+            owner: controller,
+            controller,
+            zone,
+            tapped,
+            damage: 0,
+            cast: Default::default(),
+            kind: ObjectKind::Token,
+            flags,
+            entered: 0,
+        });
         self.edit_zone(zone, |v| v.push(slot));
         let token = ObjId::new(slot, 0);
         self.log.push_with(|| Event::TokenCreated { player: controller, token });

@@ -17,7 +17,9 @@ use crate::zone::{Position, ZoneKind};
 #[serde(rename_all = "snake_case")]
 pub enum Destination {
     Hand,
-    Battlefield { tapped: bool },
+    Battlefield {
+        tapped: bool,
+    },
     Graveyard,
     Exile,
     /// On top of the library after the shuffle (CR 701.24b: found cards are not shuffled).
