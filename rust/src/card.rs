@@ -449,7 +449,7 @@ impl CardDb {
     }
 
     /// Reads one card record (the shape of the card file's entries), naming the card and the
-    /// field in any error ("rules.spell[0]: unknown variant `milll`").
+    /// field in any error ("rules.spell\[0\]: unknown variant `milll`").
     pub fn record_from_value(value: serde_json::Value) -> Result<CardRecord> {
         let label = value.get("name").and_then(|n| n.as_str()).unwrap_or("<unnamed>").to_string();
         // The format has objects; serde would also read an array as a struct's fields in order.

@@ -29,7 +29,7 @@ pub(crate) const MAX_ANNOUNCED: u32 = 64;
 /// Choices made up front; any left `None` becomes a decision for the caster.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CastOptions {
-    /// Times to pay each kicker ability: the printed ones in order ([A], [B]), then any granted
+    /// Times to pay each kicker ability: the printed ones in order (\[A\], \[B\]), then any granted
     /// (sticker kicker). 0 or 1 for an ordinary kicker; any number for multikicker.
     pub kicks: Option<Vec<u32>>,
     pub x: Option<u32>,

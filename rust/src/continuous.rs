@@ -1,5 +1,5 @@
-//! Continuous effects from resolving spells and abilities (CR 611.2): "[this] gets +P/+T and
-//! gains [keyword] until end of turn". They apply to the object they were created for and end
+//! Continuous effects from resolving spells and abilities (CR 611.2): "\[this\] gets +P/+T and
+//! gains \[keyword\] until end of turn". They apply to the object they were created for and end
 //! in the cleanup step (CR 514.2), or when that object leaves (it is a new object, CR 400.7).
 //! Their place in the layers is in `characteristics.rs`.
 

@@ -104,7 +104,7 @@ pub fn unsupported_lines(other: &[String], has_rules: bool) -> Vec<String> {
     other.iter().filter(|l| !has_rules || recorded_keyword_line(&l.to_ascii_lowercase())).cloned().collect()
 }
 
-/// "Cycling {1}{U}", "Cycling—Pay 2 life." (CR 702.29a), "[Type]cycling {N}" and "Basic
+/// "Cycling {1}{U}", "Cycling—Pay 2 life." (CR 702.29a), "\[Type\]cycling {N}" and "Basic
 /// landcycling {N}" (702.29e: discard it, search for a card of that type, reveal it, put it
 /// into your hand, then shuffle).
 pub fn parse_cycling_line(line: &str) -> Option<ActivatedAbility> {

@@ -151,7 +151,7 @@ pub enum ObjectKind {
 /// The choices a spell was cast with that later rules ask about.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CastInfo {
-    /// Times each kicker ability printed on the card was paid: [A] and [B] (for multikicker,
+    /// Times each kicker ability printed on the card was paid: \[A\] and \[B\] (for multikicker,
     /// the count). These are what the card's own "if it was kicked" abilities see (CR 607).
     pub kicks: [u16; 2],
     /// Times kicker abilities granted by other objects (sticker kicker) were paid: they make

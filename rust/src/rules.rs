@@ -74,7 +74,7 @@ pub enum Condition {
     Kicked,
     /// "If it wasn't kicked".
     NotKicked,
-    /// "If it was kicked with its [A] kicker" (0) or "[B] kicker" (1) (CR 702.33f).
+    /// "If it was kicked with its \[A\] kicker" (0) or "\[B\] kicker" (1) (CR 702.33f).
     KickedWith(usize),
     /// "If [target spell] was kicked" — any kicker, printed or granted (CR 702.33d).
     TargetKicked(usize),
@@ -82,7 +82,7 @@ pub enum Condition {
     YourLibraryEmpty,
     /// "If you do": the last optional instruction (a "you may" or a "you may pay") was done.
     YouDid,
-    /// "If it's a [filter] card": the remembered (revealed) card matches.
+    /// "If it's a \[filter\] card": the remembered (revealed) card matches.
     RememberedIs(Filter),
 }
 
@@ -211,7 +211,7 @@ pub enum Effect {
         who: Who,
         amount: Amount,
     },
-    /// "You may put a [filter] card from your hand onto the battlefield" (not playing it).
+    /// "You may put a \[filter\] card from your hand onto the battlefield" (not playing it).
     PutFromHand {
         #[serde(default = "any_card")]
         filter: Filter,
@@ -223,7 +223,7 @@ pub enum Effect {
         #[serde(default = "one")]
         count: u32,
     },
-    /// "You may put up to N [filter] cards from among the milled cards into your hand": the
+    /// "You may put up to N \[filter\] cards from among the milled cards into your hand": the
     /// cards milled earlier by this same spell, found where they went if that zone is public
     /// (CR 701.17c).
     MilledToHand {
@@ -241,16 +241,16 @@ pub enum Effect {
     /// "Discard the duplicate": the remembered cards, each only if it is still the same object
     /// in its owner's hand (CR 400.7). A discard for every purpose (CR 701.9).
     DiscardRemembered,
-    /// "You may [instructions]": the controller chooses whether to do them (a decision). Whether
+    /// "You may \[instructions\]": the controller chooses whether to do them (a decision). Whether
     /// they did is what a later "if you do" reads.
     May { then: Vec<Effect> },
-    /// "You may pay [cost]. If you do, [instructions]": offered only if the cost can be paid;
+    /// "You may pay \[cost\]. If you do, \[instructions\]": offered only if the cost can be paid;
     /// paid with the controller's mana sources (CR 117.12, 601.2g-h).
     MayPay { cost: ManaCost, then: Vec<Effect> },
     /// Put counters on what was chosen for a target, on the source, or on each creature the
     /// named players control.
     PutCounters { counter: String, count: Amount, on: CounterPlace },
-    /// "[Source] gets +P/+T [and gains keywords] until end of turn" (CR 611.2a, 613.4c).
+    /// "\[Source\] gets +P/+T [and gains keywords] until end of turn" (CR 611.2a, 613.4c).
     Pump {
         #[serde(default)]
         power: i32,
@@ -259,7 +259,7 @@ pub enum Effect {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         keywords: Vec<String>,
     },
-    /// "[Filter] creatures you control [with power N or greater] gain [keywords] until end of
+    /// "[Filter] creatures you control [with power N or greater] gain \[keywords\] until end of
     /// turn" (CR 611.2c: the set is fixed as it resolves). Hexproof and indestructible have
     /// their rules (CR 702.11, 702.12); other keywords are recorded.
     GrantEach {
@@ -295,7 +295,7 @@ pub enum Effect {
     WinGame,
     /// Reveal the top `count` cards of the controller's library; they are remembered.
     RevealTop { count: u32 },
-    /// "You may put a [filter] card from among them into your hand. Put the rest into your
+    /// "You may put a \[filter\] card from among them into your hand. Put the rest into your
     /// graveyard": the remembered revealed cards.
     PutRevealedToHand {
         #[serde(default = "any_card")]
@@ -366,13 +366,13 @@ pub struct AbilityCost {
     /// {Q}: untap this permanent (CR 107.6).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub untap: bool,
-    /// "Sacrifice a [filter]": a permanent the activator controls, chosen as the cost is paid.
+    /// "Sacrifice a \[filter\]": a permanent the activator controls, chosen as the cost is paid.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sacrifice: Option<Filter>,
-    /// "Discard a [filter] card": from the activator's hand, chosen as the cost is paid.
+    /// "Discard a \[filter\] card": from the activator's hand, chosen as the cost is paid.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub discard: Option<Filter>,
-    /// "Remove N [kind] counters from this permanent".
+    /// "Remove N \[kind\] counters from this permanent".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub remove_counters: Option<(String, u32)>,
     /// A loyalty cost (CR 606.4): +N puts loyalty counters on, -N removes them.
@@ -395,7 +395,7 @@ fn battlefield() -> ZoneKind {
     ZoneKind::Battlefield
 }
 
-/// An activated ability (CR 602): "[cost]: [effect]".
+/// An activated ability (CR 602): "\[cost\]: \[effect\]".
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ActivatedAbility {
@@ -441,13 +441,13 @@ pub enum Trigger {
     YouScry,
     /// "Whenever a permanent becomes untapped".
     PermanentUntaps,
-    /// "Whenever one or more [filter] cards are put into your graveyard from your library":
+    /// "Whenever one or more \[filter\] cards are put into your graveyard from your library":
     /// once per batch (CR 603.2c).
     PutIntoYourGraveyardFromLibrary { filter: Filter },
-    /// "Whenever an opponent discards a [filter] card" (CR 701.9c: a card discarded into a
+    /// "Whenever an opponent discards a \[filter\] card" (CR 701.9c: a card discarded into a
     /// hidden zone has no characteristics to match).
     OpponentDiscards { filter: Filter },
-    /// "At the beginning of [your / each] [step]" (CR 603.2, 513.1).
+    /// "At the beginning of [your / each] \[step\]" (CR 603.2, 513.1).
     BeginningOf {
         step: crate::turn::Step,
         #[serde(default)]
@@ -457,7 +457,7 @@ pub enum Trigger {
     CycleThis,
     /// "Whenever a player cycles a card".
     PlayerCycles,
-    /// "Whenever you cycle or discard [another] card": once per cycle, since cycling is a
+    /// "Whenever you cycle or discard \[another\] card": once per cycle, since cycling is a
     /// discard (CR 702.29d).
     CycleOrDiscard {
         #[serde(default)]
@@ -465,7 +465,7 @@ pub enum Trigger {
     },
 }
 
-/// A triggered ability (CR 603): "[trigger condition], [effect]".
+/// A triggered ability (CR 603): "[trigger condition], \[effect\]".
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TriggeredAbility {
@@ -510,7 +510,7 @@ pub enum DelayedWhen {
     BeginningOfNextEndStep,
 }
 
-/// "Enters with N [kind] counters" (CR 614.1c, 122.6), optionally only under a condition.
+/// "Enters with N \[kind\] counters" (CR 614.1c, 122.6), optionally only under a condition.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EntersWithCounters {
@@ -529,7 +529,7 @@ pub enum PowerToughness {
     HighestManaValueInYourGraveyard,
 }
 
-/// A mana ability: "{T}: Add one mana of [options]" (CR 605), `amount` of one chosen type.
+/// A mana ability: "{T}: Add one mana of \[options\]" (CR 605), `amount` of one chosen type.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ManaAbility {
@@ -550,25 +550,25 @@ fn one_amount() -> Amount {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum StaticAbility {
-    /// "[filter] spells you cast cost {N} less to cast" (CR 601.2f: generic only).
+    /// "\[filter\] spells you cast cost {N} less to cast" (CR 601.2f: generic only).
     CostReduction { filter: Filter, amount: u32 },
-    /// "[filter] spells you cast cost {N} more to cast".
+    /// "\[filter\] spells you cast cost {N} more to cast".
     CostIncrease { filter: Filter, amount: u32 },
-    /// "[filter] spells you cast have sticker kicker [cost]" (CR 702.33h).
+    /// "\[filter\] spells you cast have sticker kicker \[cost\]" (CR 702.33h).
     GrantStickerKicker { filter: Filter, cost: ManaCost },
     /// "Players can't cycle cards" (Stabilizer; CR 602.5).
     ProhibitCycling,
     /// "Cycling abilities you activate cost you up to {N} less to activate" (generic only).
     CyclingCostReduction { up_to: u32 },
-    /// "Other [filter] creatures you control get +1/+1 for each [counter] counter on this"
+    /// "Other \[filter\] creatures you control get +1/+1 for each \[counter\] counter on this"
     /// (layer 7c, CR 613.4c).
     OthersGetPerCounter { filter: Filter, counter: String },
-    /// "You may cast [filter] cards from your graveyard" (a permission, CR 601.2a).
+    /// "You may cast \[filter\] cards from your graveyard" (a permission, CR 601.2a).
     CastFromGraveyard { filter: Filter },
     /// "You have no maximum hand size" (CR 402.2).
     NoMaximumHandSize,
-    /// "If [whose] opponent would mill one or more cards, they mill [times] times that many
-    /// plus [plus] instead" (CR 614.1a); several apply in the order the milling player
+    /// "If \[whose\] opponent would mill one or more cards, they mill \[times\] times that many
+    /// plus \[plus\] instead" (CR 614.1a); several apply in the order the milling player
     /// chooses (CR 616.1).
     OpponentMillsMore {
         #[serde(default = "one")]
@@ -576,7 +576,7 @@ pub enum StaticAbility {
         #[serde(default)]
         plus: u32,
     },
-    /// "If a [filter] card (or token) would be put into [whose] graveyard from anywhere
+    /// "If a \[filter\] card (or token) would be put into \[whose\] graveyard from anywhere
     /// [and it wasn't cycled], exile it instead" (CR 614.1a).
     GraveyardToExile {
         #[serde(default = "any_card")]
@@ -623,10 +623,10 @@ pub struct Kicker {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CardRules {
-    /// Kicker abilities printed on the card, in printed order: [A] then [B].
+    /// Kicker abilities printed on the card, in printed order: \[A\] then \[B\].
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub kicker: Vec<Kicker>,
-    /// Flashback [cost] (CR 702.34): may be cast from the graveyard for this cost, then exiled.
+    /// Flashback \[cost\] (CR 702.34): may be cast from the graveyard for this cost, then exiled.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flashback: Option<ManaCost>,
     /// "If this card is in your opening hand, you may begin the game with it on the
@@ -643,7 +643,7 @@ pub struct CardRules {
     /// How many modes may be chosen: `[min, max]` ("choose one" is [1, 1]; spree [1, n]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub choose: Option<[u32; 2]>,
-    /// "As an additional cost to cast this spell, discard a [filter] card" (CR 601.2b, f-h).
+    /// "As an additional cost to cast this spell, discard a \[filter\] card" (CR 601.2b, f-h).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub additional_discard: Option<Filter>,
     /// Targets of the spell, numbered from 0 in the instructions.
