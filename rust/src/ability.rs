@@ -41,7 +41,9 @@ enum Refusal {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AbilityRef {
+    /// Activated ability `n` of the source's card: an index into its `rules.activated` (CR 602).
     Activated(u16),
+    /// Triggered ability `n` of the source's card: an index into its `rules.triggers` (CR 603).
     Triggered(u16),
     /// A delayed triggered ability; its instructions travel with it.
     Delayed,
@@ -50,7 +52,9 @@ pub enum AbilityRef {
 /// Choices made up front for an activation; any left out are asked as decisions.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ActivateOptions {
+    /// The value of X in the cost (CR 107.3); only for a cost with X.
     pub x: Option<u32>,
+    /// The targets for each "target" of the ability, in order (CR 602.2b); any not given are asked.
     pub targets: Option<Vec<Vec<TargetRef>>>,
     /// The permanent to sacrifice for a "sacrifice a ..." cost.
     pub sacrifice: Option<ObjId>,

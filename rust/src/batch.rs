@@ -17,53 +17,81 @@ use crate::rng::{derive_seed, Rng};
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum Op {
+    /// The player draws `n` cards (CR 121.2); see [`Game::draw`].
     Draw {
+        /// The drawing player.
         player: usize,
+        /// Cards to draw; negative is an invalid-argument error.
         n: i64,
     },
+    /// The player mills `n` cards (CR 701.17); see [`Game::mill`].
     Mill {
+        /// The milling player.
         player: usize,
+        /// Cards to mill; negative is an invalid-argument error.
         n: i64,
     },
+    /// Each opponent of the player mills `n` cards; see [`Game::mill_opponents`].
     MillOpponents {
+        /// The player whose opponents mill.
         player: usize,
+        /// Cards each opponent mills; negative is an invalid-argument error.
         n: i64,
     },
+    /// The player discards `n` cards (CR 701.9); see [`Game::discard`].
     Discard {
+        /// The discarding player.
         player: usize,
+        /// Cards to discard (the whole hand if it holds fewer); negative is an invalid-argument error.
         n: i64,
+        /// Who picks the cards: the player, the generator, or another player.
         mode: DiscardMode,
     },
+    /// The player shuffles their library (CR 701.24a).
     Shuffle {
+        /// Whose library is shuffled.
         player: usize,
     },
+    /// The player searches their own library (CR 701.23); see [`Game::search`].
     Search {
+        /// The searching player, who is also the library's owner.
         player: usize,
+        /// What to look for, how many, and where found cards go.
         spec: SearchSpec,
     },
+    /// The player scries `n` (CR 701.22).
     Scry {
+        /// The scrying player.
         player: usize,
+        /// Cards to look at; 0 does nothing, negative is an invalid-argument error.
         n: i64,
     },
     /// The player with priority casts this card (automatic payment, policies for choices).
     Cast {
+        /// The card to cast, by its current id.
         card: ObjId,
+        /// Times to pay each kicker ability (as in [`CastOptions::kicks`]); `None` leaves it to the caster's policy.
         kicks: Option<Vec<u32>>,
     },
     /// The player with priority activates ability `index` of `source` (cycling included).
     Activate {
+        /// The object whose ability is activated.
         source: ObjId,
+        /// Which of the card's printed activated abilities, from 0, mana abilities not counted.
         index: usize,
     },
     /// The player with priority cycles this card (its first cycling ability).
     Cycle {
+        /// The card in hand to cycle.
         card: ObjId,
     },
     /// Everyone passes until the top of the stack resolves.
     ResolveTop,
     /// The total cost of casting the card with these kicks, and whether it can be paid.
     CostOf {
+        /// The card to price; its owner's untapped sources and mana pool decide whether it can be paid.
         card: ObjId,
+        /// Times to pay each kicker ability, as in [`CastOptions::kicks`].
         kicks: Vec<u32>,
     },
     /// Policies play on until the current turn ends.

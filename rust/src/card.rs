@@ -19,28 +19,38 @@ macro_rules! word_set {
     ($(#[$doc:meta])* $set:ident, $kind:ident { $($variant:ident = $word:literal),* $(,)? }) => {
         $(#[$doc])*
         #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-        pub enum $kind { $($variant),* }
+        pub enum $kind { $(#[doc = concat!("\"", $word, "\" on a type line (CR 205).")] $variant),* }
 
         impl $kind {
+            /// Every one of them, in declaration order.
             pub const ALL: &'static [$kind] = &[$($kind::$variant),*];
+            /// The word as written on a type line ("Creature", "Legendary").
             pub fn word(self) -> &'static str {
                 match self { $($kind::$variant => $word),* }
             }
+            /// The one a type-line word names, ignoring case; `None` for any other word.
             pub fn from_word(w: &str) -> Option<$kind> {
                 $(if w.eq_ignore_ascii_case($word) { return Some($kind::$variant); })*
                 None
             }
         }
 
+        /// A set of them, one bit each: the card types or supertypes of a type line.
         #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
         pub struct $set(u16);
 
         impl $set {
+            /// Adds `t` to the set.
             pub fn insert(&mut self, t: $kind) { self.0 |= 1 << (t as u16); }
+            /// Whether `t` is in the set.
             pub fn contains(self, t: $kind) -> bool { self.0 & (1 << (t as u16)) != 0 }
+            /// Whether every member of `other` is in this set.
             pub fn contains_all(self, other: $set) -> bool { self.0 & other.0 == other.0 }
+            /// Whether the two sets have a member in common.
             pub fn intersects(self, other: $set) -> bool { self.0 & other.0 != 0 }
+            /// Whether the set has no members (a type line without supertypes, say).
             pub fn is_empty(self) -> bool { self.0 == 0 }
+            /// The members, in declaration order.
             pub fn iter(self) -> impl Iterator<Item = $kind> {
                 $kind::ALL.iter().copied().filter(move |t| self.contains(*t))
             }
@@ -68,14 +78,22 @@ word_set!(
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "CardRecord", into = "CardRecord")]
 pub struct CardDef {
+    /// The card's name (CR 201), trimmed: what a [`CardDb`] finds it by.
     pub name: Box<str>,
+    /// Its mana cost (CR 202); empty for a card without one (a land, most tokens).
     pub mana_cost: ManaCost,
+    /// Its colors: those of its mana cost (CR 202.2), or of its color indicator if the record
+    /// has one (CR 204).
     pub colors: ColorSet,
+    /// Its card types (CR 205.2a).
     pub types: TypeSet,
+    /// Its supertypes (CR 205.4a).
     pub supertypes: SupertypeSet,
+    /// Its subtypes (CR 205.3): the words after the dash of the type line ("Human", "Wizard").
     pub subtypes: Box<[Box<str>]>,
     /// Printed power and toughness as text (`"2"`, `"*"`, `"1+*"`); `None` for non-creatures.
     pub power: Option<Box<str>>,
+    /// Printed toughness as text, like `power`; present exactly when `power` is.
     pub toughness: Option<Box<str>>,
     /// The printed power and toughness as numbers, read once: a `*` counts as 0 (its value
     /// comes from a characteristic-defining ability, CR 208.2), as does a missing one.
@@ -85,8 +103,12 @@ pub struct CardDef {
     /// The least mana its mana cost can be paid with (X as 0, Phyrexian symbols with life),
     /// before any cost change: a quick test of whether casting it could be afforded.
     pub least_mana: u32,
+    /// Printed loyalty as text (CR 209.1); a planeswalker whose loyalty is a number enters with
+    /// that many loyalty counters (CR 306.5b).
     pub loyalty: Option<Box<str>>,
+    /// The type line as written in the record, trimmed ("Legendary Creature — Human Wizard").
     pub type_line: Box<str>,
+    /// The Oracle text as written in the record, keyword lines included.
     pub text: Box<str>,
     /// What the card does, as data (keywords from the text included).
     pub rules: CardRules,
@@ -104,7 +126,11 @@ pub struct CardDef {
 /// What tapping the card's permanent for mana makes: one type out of `types`, `amount` times.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ManaProfile {
+    /// The mana types it can make: those of its basic land types first, then those its mana
+    /// abilities list.
     pub types: Vec<ManaType>,
+    /// How much one activation makes: 1 for a basic land type, else its mana abilities' amount
+    /// (a number, or the counters of a kind on it; any other amount makes none).
     pub amount: Amount,
 }
 
@@ -137,16 +163,23 @@ impl ManaProfile {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CardRecord {
+    /// The card's name; surrounding whitespace is trimmed on load.
     pub name: String,
+    /// The mana cost as symbols ("{2}{U}"); empty or absent for a card without one.
     #[serde(default)]
     pub mana_cost: String,
+    /// The type line ("Legendary Creature — Human Wizard"; " - " is read as the long dash).
     pub type_line: String,
+    /// The Oracle text; its keyword lines are recognised on load (`keywords.rs`).
     #[serde(default)]
     pub oracle_text: String,
+    /// Printed power as text ("2", "*"); given together with `toughness` or not at all.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub power: Option<String>,
+    /// Printed toughness as text; given together with `power` or not at all.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub toughness: Option<String>,
+    /// Printed loyalty of a planeswalker as text ("3").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub loyalty: Option<String>,
     /// The card's rules as data (see `rules.rs`); keyword lines of the text are added on load.
@@ -360,14 +393,17 @@ impl CardDef {
         })
     }
 
+    /// Its mana value (CR 202.3).
     pub fn mana_value(&self) -> u32 {
         self.mana_value
     }
 
+    /// Whether `t` is one of its card types.
     pub fn is(&self, t: CardType) -> bool {
         self.types.contains(t)
     }
 
+    /// Whether it has this subtype, ignoring case.
     pub fn has_subtype(&self, s: &str) -> bool {
         self.subtypes.iter().any(|x| x.eq_ignore_ascii_case(s))
     }
@@ -571,6 +607,7 @@ impl CardDb {
         Err(Error::UnknownCard { name: name.to_string(), hint })
     }
 
+    /// Whether a definition has exactly this name.
     pub fn contains(&self, name: &str) -> bool {
         self.by_name.contains_key(name)
     }
@@ -580,10 +617,12 @@ impl CardDb {
         self.order.iter()
     }
 
+    /// How many definitions it holds, cards and tokens.
     pub fn len(&self) -> usize {
         self.order.len()
     }
 
+    /// Whether it holds no definitions.
     pub fn is_empty(&self) -> bool {
         self.order.is_empty()
     }

@@ -32,6 +32,7 @@ pub struct CastOptions {
     /// Times to pay each kicker ability: the printed ones in order (\[A\], \[B\]), then any granted
     /// (sticker kicker). 0 or 1 for an ordinary kicker; any number for multikicker.
     pub kicks: Option<Vec<u32>>,
+    /// The value announced for X (CR 601.2b, 107.3a); only a cost with X may take more than 0.
     pub x: Option<u32>,
     /// The chosen targets for each "target" of the spell, in order.
     pub targets: Option<Vec<Vec<TargetRef>>>,

@@ -11,9 +11,11 @@ use crate::object::ObjId;
 /// One "until end of turn" effect on one object.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UntilEndOfTurn {
+    /// The object it applies to; once that object leaves, the id finds nothing (CR 400.7).
     pub object: ObjId,
     /// Layer 7c modifications (CR 613.4c).
     pub power: i32,
+    /// The toughness change, applied with `power` in layer 7c.
     pub toughness: i32,
     /// Abilities gained (layer 6), by keyword ("first strike", "can't be blocked").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

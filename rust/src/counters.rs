@@ -33,10 +33,12 @@ impl Clone for Counters {
 }
 
 impl Counters {
+    /// How many `kind` counters there are (0 if none).
     pub fn get(&self, kind: &str) -> u32 {
         self.0.iter().find(|(k, _)| &**k == kind).map_or(0, |(_, n)| *n)
     }
 
+    /// Puts `n` more `kind` counters (the count stops at `u32::MAX`); adding 0 does nothing.
     pub fn add(&mut self, kind: &str, n: u32) {
         if n == 0 {
             return;
@@ -62,14 +64,18 @@ impl Counters {
         Ok(())
     }
 
+    /// Drops every counter (they cease to exist rather than being removed, as on a zone change,
+    /// CR 122.2).
     pub fn clear(&mut self) {
         self.0.clear();
     }
 
+    /// Whether there are no counters at all.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 
+    /// Each kind present with its count, in the order the kinds were put on.
     pub fn iter(&self) -> impl Iterator<Item = (&str, u32)> {
         self.0.iter().map(|(k, n)| (&**k, *n))
     }

@@ -17,7 +17,11 @@ use crate::target::TargetRef;
 #[serde(rename_all = "snake_case")]
 pub enum Purpose {
     /// Choose cards of `player`'s hand to discard (CR 701.9b).
-    Discard { player: u8 },
+    Discard {
+        /// The player whose hand it is, who discards (the decision's player may be another
+        /// player choosing for them, CR 701.9b).
+        player: u8,
+    },
     /// Choose cards found by a search (CR 701.23).
     Search,
     /// Whether to search at all ("you may search", CR 701.23g).
@@ -25,13 +29,23 @@ pub enum Purpose {
     /// Put the looked-at cards on top or bottom (CR 701.22a).
     Scry,
     /// Whether to pay kicker ability `index` of the spell being cast (CR 601.2b, 702.33a).
-    Kicker { index: u8 },
+    Kicker {
+        /// Which kicker, from 0: the card's own in printed order (kicker A, B), then those
+        /// other objects grant it (sticker kicker).
+        index: u8,
+    },
     /// How many times to pay a multikicker cost (CR 702.33c).
-    Multikicker { index: u8 },
+    Multikicker {
+        /// Which kicker, counted as for [`Purpose::Kicker`].
+        index: u8,
+    },
     /// The value of X (CR 601.2b, 107.3).
     ChooseX,
     /// The targets for target `index` of a spell (CR 601.2c).
-    Targets { index: u8 },
+    Targets {
+        /// Which "target" of the spell or ability, from 0 in printed order.
+        index: u8,
+    },
     /// Which mana sources to tap to pay a cost (CR 601.2g–h).
     PayMana,
     /// Whether to put a sticker on the spell (sticker kicker, CR 702.33h).
@@ -64,6 +78,8 @@ pub enum Purpose {
 }
 
 impl Purpose {
+    /// The snake_case name the Python `Decision.purpose` and prompts use ("discard", "x",
+    /// "order_triggers", ...). Not always the serde form: `ChooseX` is "x" here.
     pub fn name(self) -> &'static str {
         match self {
             Purpose::Discard { .. } => "discard",
@@ -98,39 +114,54 @@ pub enum Choice {
     /// Choose between `min` and `max` distinct cards from `options`; order matters where the
     /// cards go to an ordered zone together.
     Cards {
+        /// The ids of the cards that may be chosen.
         options: Vec<ObjId>,
+        /// The fewest to choose.
         min: u32,
+        /// The most to choose.
         max: u32,
     },
     /// Split `cards` (top of the library first) into a top pile and a bottom pile, each in the
     /// order given, top first.
     Scry {
+        /// The cards looked at, top of the library first: the top N, or the whole library if it has fewer (CR 701.22a).
         cards: Vec<ObjId>,
     },
+    /// Yes or no (answered with [`Answer::YesNo`]).
     YesNo,
     /// A number from `min` to `max`.
     Number {
+        /// The smallest allowed.
         min: u32,
+        /// The largest allowed.
         max: u32,
     },
     /// Between `min` and `max` distinct targets from `options` (objects or players).
     Targets {
+        /// The legal targets for this "target" (CR 601.2c).
         options: Vec<TargetRef>,
+        /// The fewest to choose.
         min: u32,
+        /// The most to choose.
         max: u32,
     },
     /// One of the actions the player with priority may take (answered by its index).
     Actions {
+        /// The legal actions, passing first (CR 117.3d).
         options: Vec<PriorityAction>,
     },
     /// Between `min` and `max` distinct modes out of `count` (answered by their indices).
     Modes {
+        /// How many modes the spell has; they are numbered from 0 in printed order.
         count: u32,
+        /// The fewest modes to choose.
         min: u32,
+        /// The most modes to choose.
         max: u32,
     },
     /// Put all of `options` in an order (answered by the ids in that order).
     Order {
+        /// The ids to order (triggered abilities, or the permanents whose replacement effects apply).
         options: Vec<ObjId>,
     },
 }
@@ -138,8 +169,11 @@ pub enum Choice {
 /// A pending choice.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Decision {
+    /// Who decides: not always the player affected (another player can choose a discard).
     pub player: u8,
+    /// What the choice is for.
     pub purpose: Purpose,
+    /// The shape of the answer and the legal options.
     pub choice: Choice,
 }
 
@@ -147,16 +181,48 @@ pub struct Decision {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Answer {
-    Cards { cards: Vec<ObjId> },
-    Scry { top: Vec<ObjId>, bottom: Vec<ObjId> },
-    YesNo { yes: bool },
-    Number { n: u32 },
-    Targets { targets: Vec<TargetRef> },
-    Action { index: u32 },
-    Modes { modes: Vec<u32> },
+    /// For [`Choice::Cards`] and [`Choice::Order`].
+    Cards {
+        /// The chosen ids; for an order, every option in the order chosen.
+        cards: Vec<ObjId>,
+    },
+    /// For [`Choice::Scry`]: every card looked at, in exactly one of the piles.
+    Scry {
+        /// The cards to leave on top, the first on the very top.
+        top: Vec<ObjId>,
+        /// The cards to put on the bottom, top first: the last goes lowest.
+        bottom: Vec<ObjId>,
+    },
+    /// For [`Choice::YesNo`].
+    YesNo {
+        /// True for yes.
+        yes: bool,
+    },
+    /// For [`Choice::Number`].
+    Number {
+        /// The number chosen.
+        n: u32,
+    },
+    /// For [`Choice::Targets`].
+    Targets {
+        /// The chosen targets, each at most once.
+        targets: Vec<TargetRef>,
+    },
+    /// For [`Choice::Actions`].
+    Action {
+        /// The index of the chosen action in the options (0 is passing).
+        index: u32,
+    },
+    /// For [`Choice::Modes`].
+    Modes {
+        /// The indices of the chosen modes, each at most once.
+        modes: Vec<u32>,
+    },
 }
 
 impl Decision {
+    /// The name of the choice's shape that the Python `Decision.kind` shows ("choose_cards",
+    /// "scry", "yes_no", "number", "targets", "action", "modes", "order").
     pub fn kind(&self) -> &'static str {
         match self.choice {
             Choice::Cards { .. } => "choose_cards",
@@ -330,6 +396,8 @@ impl Answer {
         }
     }
 
+    /// The [`Decision::kind`] this form of answer goes with, for messages ("choose_cards" also
+    /// answers an "order" decision).
     pub fn kind(&self) -> &'static str {
         match self {
             Answer::Cards { .. } => "choose_cards",

@@ -23,11 +23,15 @@ use crate::zone::{Position, ZoneKind};
 /// What the instructions of one resolving spell or ability know.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EffectCtx {
+    /// The player who controls the spell or ability: "you" in its instructions.
     pub controller: u8,
     /// The slot of the spell's card (or the ability's source).
     pub source: u32,
+    /// The source's object id, to tell whether the slot still holds that object (CR 400.7).
     pub source_id: ObjId,
+    /// How the spell (or the ability's source) was cast: X, kicks, modes ("if it was kicked").
     pub cast: CastInfo,
+    /// The targets chosen for each "target" of the spell or ability, in order (CR 601.2c).
     pub targets: Vec<Vec<TargetRef>>,
     /// Which chosen targets were still legal as resolution began (CR 608.2b).
     pub legal: Vec<Vec<bool>>,

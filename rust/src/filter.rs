@@ -26,10 +26,15 @@ fn color_word(w: &str) -> Option<Color> {
 /// One conjunction of qualities.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Quality {
+    /// Card types the card must all have (CR 205.2a), from "land", "creature", ...
     pub types: TypeSet,
+    /// Card types it must not have, from "nonland", "noncreature", ...
     pub not_types: TypeSet,
+    /// Supertypes it must all have (CR 205.4a), from "basic", "legendary", ...
     pub supertypes: SupertypeSet,
+    /// Subtypes it must all have (CR 205.3), as written: "Island", "Wizard".
     pub subtypes: Vec<Box<str>>,
+    /// The exact name it must have (CR 201.1), from `name=Exact Name`.
     pub name: Option<Box<str>>,
     /// Colors the card must have (CR 105.2), from "white", "blue", ...
     #[serde(default)]
@@ -69,14 +74,17 @@ impl Quality {
 pub struct Filter(Arc<CardFilter>);
 
 impl Filter {
+    /// Parses a description (see [`CardFilter::parse`]); an unreadable one is an error.
     pub fn new(text: &str) -> Result<Filter> {
         CardFilter::parse(text).map(|f| Filter(Arc::new(f)))
     }
 
+    /// The description as written (trimmed).
     pub fn text(&self) -> &str {
         &self.0.text
     }
 
+    /// The parsed description, shared rather than copied.
     pub fn shared(&self) -> Arc<CardFilter> {
         self.0.clone()
     }
@@ -126,6 +134,7 @@ impl std::hash::Hash for Filter {
 /// A description: any one of the alternatives ("instant or sorcery").
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CardFilter {
+    /// The alternatives, one of which a card must match; empty for "a card" (any card).
     pub any_of: Vec<Quality>,
     text: String,
 }
@@ -204,6 +213,7 @@ impl CardFilter {
         self.any_of.is_empty()
     }
 
+    /// Whether a card with the printed characteristics `c` fits the description.
     pub fn matches(&self, c: &CardDef) -> bool {
         self.is_any() || self.any_of.iter().any(|q| q.matches(c))
     }

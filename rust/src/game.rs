@@ -28,16 +28,23 @@ pub const MAX_COUNT: i64 = 1_000_000;
 /// One player's state. Piles are stored bottom first, so the top card is the last element.
 #[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlayerState {
+    /// Life total (CR 119); 0 or less loses the game at the next state-based check (CR 704.5a).
     pub life: i32,
+    /// Counters on the player (CR 122), e.g. poison: ten or more loses the game (CR 704.5c).
     pub counters: Counters,
+    /// The library as object slots (see [`ObjId::slot`]), bottom first: the top card is last.
     pub library: Vec<u32>,
+    /// The hand as object slots, in the order the cards arrived.
     pub hand: Vec<u32>,
+    /// The graveyard as object slots, bottom first: the most recent card is last.
     pub graveyard: Vec<u32>,
+    /// Cards this player owns that are outside the game (CR 400.11), as object slots.
     pub outside: Vec<u32>,
     /// Set by a draw from an empty library, until state-based actions look (CR 704.5b).
     pub drew_from_empty: bool,
     /// Mana in the player's mana pool (CR 106.4); it empties between steps (CR 500.4).
     pub pool: ManaPool,
+    /// Why the player lost the game (CR 104.3), once they have; `None` while they are still in it.
     pub lost: Option<LossReason>,
     /// Has left a multiplayer game that went on (CR 800.4a).
     #[serde(default)]
@@ -170,7 +177,9 @@ pub enum Progress {
 /// Options for [`Game::from_decks`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Setup {
+    /// Each player's starting life total (CR 103.4; 20 by default); must be from 1 to [`MAX_COUNT`].
     pub starting_life: i32,
+    /// Cards each player draws for their opening hand (CR 103.5; 7 by default).
     pub hand_size: u32,
 }
 
@@ -447,18 +456,22 @@ impl Game {
 
     // ----- inspection --------------------------------------------------------------------
 
+    /// The number of players the game began with, counting those who have lost or left.
     pub fn num_players(&self) -> usize {
         self.players.len()
     }
 
+    /// The seed the generators were last seeded from ([`Game::new`], [`Game::reseed`] or a deal).
     pub fn seed(&self) -> u64 {
         self.seed
     }
 
+    /// The active player: the player whose turn it is (CR 102.1).
     pub fn active_player(&self) -> usize {
         self.active as usize
     }
 
+    /// The turn number: 1 for the game's first turn, counting every player's turns.
     pub fn turn(&self) -> u32 {
         self.turn
     }
@@ -470,10 +483,12 @@ impl Game {
         Ok(())
     }
 
+    /// A player's state (also after they lost or left); an error if there is no such player.
     pub fn player(&self, player: usize) -> Result<&PlayerState> {
         self.check_player(player).map(|p| &self.players[p as usize])
     }
 
+    /// A player's life total (CR 119); an error if there is no such player.
     pub fn life(&self, player: usize) -> Result<i32> {
         Ok(self.player(player)?.life)
     }
@@ -488,6 +503,7 @@ impl Game {
         Ok(if matches!(kind, ZoneKind::Library | ZoneKind::Graveyard | ZoneKind::Stack) { ids.rev().collect() } else { ids.collect() })
     }
 
+    /// How many objects are in a zone, without listing them; `player` as for [`Game::zone`].
     pub fn zone_len(&self, player: usize, kind: ZoneKind) -> Result<usize> {
         let p = self.check_player(player)?;
         Ok(self.zone_slots(Zone { kind, player: p }).len())
@@ -524,26 +540,33 @@ impl Game {
         }
     }
 
+    /// The decision the game is stopped at, if any: until it is answered ([`Game::answer`] or
+    /// [`Game::take`]) every other action is refused.
     pub fn pending(&self) -> Option<&Decision> {
         self.pending.as_ref()
     }
 
+    /// How the game ended; `None` while it goes on.
     pub fn outcome(&self) -> Option<&Outcome> {
         self.outcome.as_ref()
     }
 
+    /// Whether the game has ended (CR 104); every action is then refused.
     pub fn is_over(&self) -> bool {
         self.outcome.is_some()
     }
 
+    /// The events logged since the log was last cleared, oldest first (none while recording is off).
     pub fn events(&self) -> &[Event] {
         &self.log.events
     }
 
+    /// Empties the event log; whether it records is unchanged.
     pub fn clear_events(&mut self) {
         self.log.events = Default::default();
     }
 
+    /// Whether the event log records (see [`Game::set_recording`]).
     pub fn recording(&self) -> bool {
         self.log.recording
     }
@@ -555,10 +578,13 @@ impl Game {
 
     // ----- answering arrangements ---------------------------------------------------------
 
+    /// The built-in policy that answers `player`'s decisions once their script is used up.
     pub fn policy(&self, player: usize) -> Result<Policy> {
         Ok(self.seats[self.check_player(player)? as usize].policy)
     }
 
+    /// Sets the policy that answers `player`'s decisions once their script is used up
+    /// ([`Policy::Manual`]: nobody does, and the game pauses at them).
     pub fn set_policy(&mut self, player: usize, policy: Policy) -> Result<()> {
         let p = self.check_player(player)?;
         self.seats[p as usize].policy = policy;
@@ -577,6 +603,7 @@ impl Game {
         Ok(self.seats[self.check_player(player)? as usize].script.len())
     }
 
+    /// Drops `player`'s scripted answers not yet used; their policy answers from then on.
     pub fn clear_script(&mut self, player: usize) -> Result<()> {
         let p = self.check_player(player)?;
         self.seats[p as usize].script.clear();
@@ -590,10 +617,13 @@ impl Game {
         Ok(())
     }
 
+    /// Whether `player`'s mana costs are paid automatically (the default), rather than by
+    /// choosing the sources to tap as a decision.
     pub fn auto_pay(&self, player: usize) -> Result<bool> {
         Ok(self.seats[self.check_player(player)? as usize].auto_pay)
     }
 
+    /// Whether strict mode is on (see [`Game::set_strict`]).
     pub fn strict(&self) -> bool {
         self.strict
     }
@@ -673,6 +703,8 @@ impl Game {
         Ok(ids)
     }
 
+    /// Sets a player's life total, for building positions: not a gain or loss of life, so
+    /// nothing triggers. State-based actions are checked after, so 0 or less loses (CR 704.5a).
     pub fn set_life(&mut self, player: usize, life: i64) -> Result<()> {
         self.ensure_idle()?;
         let p = self.check_live_player(player)?;

@@ -20,28 +20,37 @@ use crate::target::TargetRef;
 pub enum LegalAction {
     /// With priority: pass, play a land, cast a spell or activate an ability.
     Priority {
+        /// The action taken, one of those the decision offers.
         action: PriorityAction,
     },
+    /// Answer "yes" to a yes/no decision, e.g. to kick the spell, to search, to do what "may" allows.
     Yes,
+    /// Answer "no" to a yes/no decision.
     No,
+    /// Answer a number decision (the value of X, times to pay multikicker) with `n`.
     Number {
+        /// The number chosen, within the decision's bounds.
         n: u32,
     },
     /// Add a card (or object target) to the selection: cards to choose, targets, the next card
     /// of an order, or the next card on top of the library when scrying.
     Pick {
+        /// The card or object chosen, by its current id.
         object: ObjId,
     },
     /// Add a player to the targets.
     PickPlayer {
+        /// Index of the targeted player.
         player: u8,
     },
     /// Add a mode (CR 700.2).
     PickMode {
+        /// Index of the mode, from 0 in printed order (described as 1-based: "choose mode 1").
         mode: u32,
     },
     /// Scry: put this card next on the bottom (CR 701.22a).
     Bottom {
+        /// The scried card put on the bottom.
         object: ObjId,
     },
     /// Finish a selection that has at least its minimum.
@@ -59,12 +68,16 @@ pub enum LegalAction {
 /// `slots` needs room beyond the decks.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ActionSpace {
+    /// Object slots the space has codes for (N in the layout): a slot beyond them can't be encoded.
     pub slots: u32,
+    /// Players in the game (P in the layout).
     pub players: u8,
 }
 
 impl ActionSpace {
+    /// Activated abilities per object that have codes: ability indices 0 to 3.
     pub const ABILITIES: u32 = 4;
+    /// Modes that have codes: mode indices 0 to 15.
     pub const MODES: u32 = 16;
     /// Numbers 0 to 64: the largest X or multikicker count offered is 64 (`MAX_ANNOUNCED`).
     pub const NUMBERS: u32 = 65;
@@ -428,8 +441,11 @@ fn target_action(t: TargetRef) -> LegalAction {
 /// ends is replaced by the next game of the run.
 #[derive(Clone, Debug)]
 pub struct Batch {
+    /// The games, each stopped at a decision of the agent's seat.
     pub games: Vec<Game>,
+    /// The action space shared by all the games, made from the first game with the `extra` slots asked for.
     pub space: ActionSpace,
+    /// The player the agent plays in every game; the other seats use the opponent policy.
     pub seat: u8,
     decks: Vec<Vec<String>>,
     setup: crate::game::Setup,
@@ -442,7 +458,11 @@ pub struct Batch {
 /// What one batched step gives back, per game.
 #[derive(Clone, Debug, Default)]
 pub struct BatchStep {
+    /// Per game, the agent's reward for the step: 1 for a win, -1 for a loss, 0 for a draw or a game
+    /// still going.
     pub reward: Vec<f32>,
+    /// Per game, whether the step ended it; an ended game has already been replaced by the next
+    /// game of the run.
     pub terminated: Vec<bool>,
 }
 

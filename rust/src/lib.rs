@@ -35,6 +35,8 @@
 //! (kicked status, X, targets) carry over; a spell that is a copy with no card is duplicated by
 //! name.
 
+#![warn(missing_docs)] // every public item is documented; CI's clippy run makes this an error
+
 pub mod ability;
 pub mod actions;
 pub mod batch;

@@ -9,16 +9,23 @@ use crate::error::{Error, Result};
 /// One of the five colors (CR 105.1), in WUBRG order.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Color {
+    /// White, `{W}`.
     White,
+    /// Blue, `{U}`.
     Blue,
+    /// Black, `{B}`.
     Black,
+    /// Red, `{R}`.
     Red,
+    /// Green, `{G}`.
     Green,
 }
 
 impl Color {
+    /// The five colors in WUBRG order.
     pub const ALL: [Color; 5] = [Color::White, Color::Blue, Color::Black, Color::Red, Color::Green];
 
+    /// The letter of the color's mana symbol: W, U, B, R or G (CR 107.4a).
     pub fn letter(self) -> char {
         match self {
             Color::White => 'W',
@@ -29,6 +36,7 @@ impl Color {
         }
     }
 
+    /// The color whose mana-symbol letter is `c` (uppercase "W", "U", "B", "R" or "G"), if any.
     pub fn from_letter(c: &str) -> Option<Color> {
         Some(match c {
             "W" => Color::White,
@@ -50,15 +58,19 @@ impl Color {
 pub struct ColorSet(u8);
 
 impl ColorSet {
+    /// Adds `c` to the set (no change if it is already there).
     pub fn insert(&mut self, c: Color) {
         self.0 |= c.bit();
     }
+    /// Whether `c` is in the set.
     pub fn contains(self, c: Color) -> bool {
         self.0 & c.bit() != 0
     }
+    /// Whether the set has no color: colorless (CR 105.2c).
     pub fn is_empty(self) -> bool {
         self.0 == 0
     }
+    /// The colors in the set, in WUBRG order.
     pub fn iter(self) -> impl Iterator<Item = Color> {
         Color::ALL.into_iter().filter(move |c| self.contains(*c))
     }
@@ -195,10 +207,12 @@ impl ManaCost {
         Ok(ManaCost { symbols })
     }
 
+    /// The symbols in printed order.
     pub fn symbols(&self) -> &[ManaSymbol] {
         &self.symbols
     }
 
+    /// Whether there is no mana cost at all (as for lands, CR 202.1b), unlike `{0}`.
     pub fn is_empty(&self) -> bool {
         self.symbols.is_empty()
     }

@@ -16,14 +16,17 @@ use crate::zone::Zone;
 pub struct ObjId(pub u64);
 
 impl ObjId {
+    /// The id of the object in `slot` at `generation`.
     #[inline]
     pub fn new(slot: u32, generation: u32) -> ObjId {
         ObjId(((generation as u64) << 32) | slot as u64)
     }
+    /// The card's slot in the object table, the same across zone changes.
     #[inline]
     pub fn slot(self) -> u32 {
         self.0 as u32
     }
+    /// Which object in the slot this is: bumped by each zone change (CR 400.7).
     #[inline]
     pub fn generation(self) -> u32 {
         (self.0 >> 32) as u32
@@ -49,12 +52,15 @@ pub struct Object {
     pub owner: u8,
     /// The controller (CR 108.4); meaningful on the battlefield and the stack, otherwise the owner.
     pub controller: u8,
+    /// The zone it is in (CR 400.1); `Outside` once it has ceased to exist.
     pub zone: Zone,
+    /// Tapped (CR 110.5); a new object starts untapped.
     pub tapped: bool,
     /// Damage marked on a permanent this turn (CR 120.3e, 120.6).
     pub damage: u32,
     /// How it was cast, while a spell and then as the permanent it became (CR 400.7d).
     pub cast: CastInfo,
+    /// Whether it is a card, a token, a spell copy, an ability on the stack, or gone.
     pub kind: ObjectKind,
     /// What the card's printed characteristics make worth looking at, cached from its
     /// definition so scans of the battlefield touch only this table ([`Object::CREATURE_OR_PLANESWALKER`]
@@ -93,6 +99,7 @@ impl Object {
     /// hands and permanents for these when they could activate one.
     pub const ACTIVATED: u16 = 512;
 
+    /// The [`Object::flags`] bits for an object with the printed characteristics of `def`.
     pub fn flags_of(def: &crate::card::CardDef) -> u16 {
         use crate::card::CardType;
         let mut f = 0;
@@ -134,6 +141,7 @@ impl Object {
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ObjectKind {
+    /// A card (CR 108): in any zone, including as a spell or a permanent.
     #[default]
     Card,
     /// A copy of a spell on the stack (CR 707.10): not a card; it ceases to exist when it

@@ -79,7 +79,9 @@ const GENERIC_ORDER: [usize; 6] = [COLORLESS, 0, 1, 2, 3, 4];
 /// A type of mana (CR 106.1b): one of the five colors, or colorless.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum ManaType {
+    /// Mana of one of the five colors.
     Color(Color),
+    /// Colorless mana, `{C}` (CR 106.1b).
     Colorless,
 }
 
@@ -140,18 +142,23 @@ impl fmt::Display for ManaType {
 pub struct ManaTypes(pub u8);
 
 impl ManaTypes {
+    /// The set holding only `t`.
     pub fn single(t: ManaType) -> ManaTypes {
         ManaTypes(t.bit())
     }
+    /// Adds `t` to the set (no change if it is already there).
     pub fn insert(&mut self, t: ManaType) {
         self.0 |= t.bit();
     }
+    /// Whether `t` is in the set.
     pub fn contains(&self, t: &ManaType) -> bool {
         self.0 & t.bit() != 0
     }
+    /// True for the empty set: a source with these options makes no mana.
     pub fn is_empty(&self) -> bool {
         self.0 == 0
     }
+    /// How many types are in the set.
     pub fn len(&self) -> usize {
         self.0.count_ones() as usize
     }
@@ -159,6 +166,7 @@ impl ManaTypes {
     pub fn iter(&self) -> impl Iterator<Item = ManaType> + '_ {
         ManaType::ALL.into_iter().filter(move |t| self.contains(t))
     }
+    /// The first type in W, U, B, R, G, C order (what a source makes for generic mana), or `None` if empty.
     pub fn first(&self) -> Option<ManaType> {
         self.iter().next()
     }
@@ -180,10 +188,12 @@ impl FromIterator<ManaType> for ManaTypes {
 /// the empty string.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ManaPool {
+    /// Mana of each type, indexed by [`ManaType::index`]: W, U, B, R, G, then colorless.
     pub amounts: [u32; 6],
 }
 
 impl ManaPool {
+    /// The pool with no mana in it (as mana pools are after emptying, CR 500.5).
     pub const EMPTY: ManaPool = ManaPool { amounts: [0; 6] };
 
     /// An empty pool.
@@ -243,6 +253,7 @@ impl ManaPool {
         self.amounts.iter().map(|&a| a as u64).sum()
     }
 
+    /// True if the pool holds no mana of any type.
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.amounts == [0; 6]
@@ -273,12 +284,16 @@ impl fmt::Display for ManaPool {
 /// mana and is never tapped by [`solve`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ManaSource {
+    /// The caller's name for this source, reported back in [`Payment::taps`].
     pub id: u64,
+    /// The types it can make; each tap makes one of them.
     pub options: ManaTypes,
+    /// Mana made per tap, all of the one chosen type.
     pub amount: u32,
 }
 
 impl ManaSource {
+    /// A source making `amount` mana of one type chosen from `options` each time it is tapped.
     pub fn new(id: u64, options: impl IntoIterator<Item = ManaType>, amount: u32) -> ManaSource {
         ManaSource { id, options: options.into_iter().collect(), amount }
     }
@@ -310,12 +325,17 @@ pub type Taps = SmallVec<[(u64, ManaType); 8]>;
 /// all may not exceed it, CR 119.4).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct CostToPay {
+    /// The mana symbols to pay, in any order (`{X}` included; its value is `x`).
     pub symbols: Symbols,
+    /// The value chosen for X (CR 601.2b): each `{X}` symbol is that much generic mana.
     pub x: u32,
+    /// The payer's life total: the most life Phyrexian symbols may take in all (CR 119.4); below 2,
+    /// none can be paid with life.
     pub life_available: i64,
 }
 
 impl CostToPay {
+    /// A cost of these symbols with X = `x`, paid by a player with `life_available` life.
     pub fn new(symbols: Vec<ManaSymbol>, x: u32, life_available: i64) -> CostToPay {
         CostToPay { symbols: SmallVec::from_vec(symbols), x, life_available }
     }

@@ -17,20 +17,25 @@ use crate::turn::Step as TurnStep;
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "action", rename_all = "snake_case")]
 pub enum PriorityAction {
+    /// Pass priority (CR 117.3d).
     Pass,
     /// Play this land (CR 305.1).
     PlayLand {
+        /// The land card in the player's hand.
         card: ObjId,
     },
     /// Cast this spell from hand, or from the graveyard where a permission allows (CR 601);
     /// its own choices follow as decisions.
     Cast {
+        /// The card to cast, in the player's hand or graveyard.
         card: ObjId,
     },
     /// Activate ability `index` of `source` (CR 602), cycling included; its choices follow as
     /// decisions.
     Activate {
+        /// The card in hand or permanent whose ability it is.
         source: ObjId,
+        /// Which of its card's activated abilities: an index into `rules.activated` (mana abilities aside).
         index: u16,
     },
 }
@@ -53,6 +58,7 @@ pub struct PlayState {
 }
 
 impl PlayState {
+    /// Notes `g`'s turn and step now, as the start [`Game::reached`] measures from.
     pub fn new(g: &Game) -> PlayState {
         PlayState { turn: g.turn, step: g.step, left_step: false }
     }

@@ -34,6 +34,7 @@ pub enum Policy {
 }
 
 impl Policy {
+    /// The policy's name, as [`Policy::parse`] reads it: "random", "first", "manual", "goldfish".
     pub fn name(self) -> &'static str {
         match self {
             Policy::Random => "random",
@@ -43,6 +44,7 @@ impl Policy {
         }
     }
 
+    /// The policy named `s` (see [`Policy::name`]); an unknown name is an error.
     pub fn parse(s: &str) -> Result<Policy> {
         match s {
             "random" => Ok(Policy::Random),
@@ -149,9 +151,12 @@ fn random_answer(d: &Decision, rng: &mut Rng) -> Answer {
 /// One player's answering arrangements.
 #[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Seat {
+    /// Who answers once the script has run out.
     pub policy: Policy,
     /// Answers given up front, used before the policy.
     pub script: VecDeque<Answer>,
+    /// The seat's own generator, which `Random` draws from (seeded apart from the game's, so
+    /// the shuffles don't depend on who answers).
     pub rng: Rng,
     /// Pay mana costs automatically (the default); if off, which sources to tap is a decision.
     #[serde(default = "yes")]

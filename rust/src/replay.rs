@@ -16,15 +16,20 @@ use crate::policy::Policy;
 /// Where a game made by [`Game::from_decks`] came from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Origin {
+    /// Each player's deck as a list of card names, in seat order.
     pub decks: Vec<Vec<String>>,
+    /// The game's seed: the shuffles come from it.
     pub seed: u64,
+    /// Starting life total and opening hand size.
     pub setup: Setup,
 }
 
 /// A replay as data (its JSON form is the export format, `"format": "mtgsim-replay/1"`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Replay {
+    /// The format tag: [`FORMAT`]; a replay with any other is refused.
     pub format: String,
+    /// The decks, seed and setup the game was made from.
     #[serde(flatten)]
     pub origin: Origin,
     /// The answers in order, each with the player who gave it.
@@ -35,12 +40,16 @@ pub struct Replay {
     pub stood: Option<(u32, crate::turn::Step, bool)>,
 }
 
+/// One answer to a decision, as recorded.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Recorded {
+    /// The player who gave it: the one the decision was asked of.
     pub player: u8,
+    /// The answer given.
     pub answer: Answer,
 }
 
+/// The format tag of the replays this engine writes and reads.
 pub const FORMAT: &str = "mtgsim-replay/1";
 
 impl Game {

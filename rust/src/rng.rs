@@ -54,6 +54,7 @@ impl Rng {
         (s != [0; 4]).then_some(Rng { s })
     }
 
+    /// The next 64 bits of the xoshiro256++ stream; every other draw is built on this.
     #[inline]
     pub fn next_u64(&mut self) -> u64 {
         let s = &mut self.s;

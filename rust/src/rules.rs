@@ -16,9 +16,12 @@ use crate::zone::ZoneKind;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Who {
+    /// The controller of the spell or ability (the default).
     #[default]
     You,
+    /// Each opponent of the controller still in the game, in APNAP order (CR 101.4).
     EachOpponent,
+    /// Each player still in the game, in APNAP order (CR 101.4).
     EachPlayer,
     /// The player chosen for target `n` (or the controller of the object chosen for it).
     Target(usize),
@@ -31,7 +34,9 @@ pub enum Who {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Amount {
+    /// A number written on the card ("draw two cards"), written as a plain number.
     Fixed(u32),
+    /// A number read from the game as the instruction happens ("x", "kicks", ...).
     Dynamic(Dynamic),
 }
 
@@ -108,10 +113,12 @@ pub enum TargetKind {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TargetSpec {
+    /// What the target may be: a spell, a player, a creature, ...
     pub kind: TargetKind,
     /// "up to N target ...": between 0 and N; otherwise exactly `count`.
     #[serde(default)]
     pub up_to: bool,
+    /// How many (default 1): exactly that many, or at most that many with `up_to`.
     #[serde(default = "one")]
     pub count: u32,
     /// Chosen only if the spell was kicked (CR 702.33g); with an index, only if kicked with
@@ -131,7 +138,10 @@ pub struct TargetSpec {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum KickedRequirement {
+    /// `true`: only if kicked with any of the card's printed kicker abilities; `false`: always,
+    /// as if not given.
     Any(bool),
+    /// Only if kicked with this kicker: 0 for its \[A\] kicker, 1 for \[B\] (CR 702.33f).
     With(usize),
 }
 
@@ -155,68 +165,110 @@ fn any_creature() -> Filter {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Effect {
+    /// "Draw N cards" (CR 121.1, 121.2): one at a time, each named player in APNAP order.
     Draw {
+        /// Who draws (default: you).
         #[serde(default)]
         who: Who,
+        /// How many cards each draws, read for that player.
         count: Amount,
     },
+    /// "Mill N cards" (CR 701.17a), after mill replacement effects (CR 614.1a, 616.1).
     Mill {
+        /// Who mills (default: you).
         #[serde(default)]
         who: Who,
+        /// How many cards each mills before replacements; every player's number is read before
+        /// anyone mills.
         count: Amount,
     },
+    /// "Scry N" (CR 701.22a).
     Scry {
+        /// Who scries (default: you).
         #[serde(default)]
         who: Who,
+        /// N, read for the first player named and used for each.
         count: Amount,
     },
+    /// "Discard N cards" (CR 701.9): the player chooses which, unless `random`.
     Discard {
+        /// Who discards (default: you); several players discard in APNAP order.
         #[serde(default)]
         who: Who,
+        /// How many cards each discards, read for that player.
         count: Amount,
+        /// "Discard N cards at random" (CR 701.9b).
         #[serde(default)]
         random: bool,
     },
+    /// "Search your library for N \[filter\] cards, put them \[to\], then shuffle" (CR 701.23).
     Search {
+        /// Who searches their own library (default: you); several search in APNAP order.
         #[serde(default)]
         who: Who,
+        /// What a found card must be (default `"card"`: any card, CR 701.23d).
         #[serde(default = "any_card")]
         filter: Filter,
+        /// How many cards may be found at most ("up to N"; default 1).
         #[serde(default = "one")]
         count: u32,
+        /// Where the found cards go: hand, battlefield (tapped or not), graveyard, exile or the
+        /// top of the library.
         to: Destination,
+        /// Reveal the found cards (CR 701.23e: they are revealed only if the text says so).
         #[serde(default)]
         reveal: bool,
+        /// Shuffle the library afterwards ("then shuffle"; default true).
         #[serde(default = "yes")]
         shuffle: bool,
+        /// "You may search": the player first chooses whether to search at all.
         #[serde(default)]
         optional: bool,
     },
     /// The player shuffles their library (CR 701.24).
     Shuffle {
+        /// Whose library (default: you).
         #[serde(default)]
         who: Who,
     },
     /// Counter the spell chosen for a target (CR 701.6).
-    Counter { target: usize },
+    Counter {
+        /// The target, by its position in `targets`; nothing happens if it is no longer legal
+        /// (CR 608.2b).
+        target: usize,
+    },
     /// Deal damage to what was chosen for a target (CR 120).
-    Damage { target: usize, amount: Amount },
-    LoseLife {
-        #[serde(default)]
-        who: Who,
+    Damage {
+        /// The target, by its position in `targets`: each legal choice for it is dealt damage.
+        target: usize,
+        /// How much damage, dealt by the source.
         amount: Amount,
     },
-    GainLife {
+    /// "\[Who\] loses N life" (CR 119.3).
+    LoseLife {
+        /// Who loses life (default: you).
         #[serde(default)]
         who: Who,
+        /// How much, read for each player.
+        amount: Amount,
+    },
+    /// "\[Who\] gains N life" (CR 119.3).
+    GainLife {
+        /// Who gains life (default: you).
+        #[serde(default)]
+        who: Who,
+        /// How much, read for each player.
         amount: Amount,
     },
     /// "You may put a \[filter\] card from your hand onto the battlefield" (not playing it).
     PutFromHand {
+        /// What the card must be (default: any card).
         #[serde(default = "any_card")]
         filter: Filter,
+        /// "You may": putting none is allowed; otherwise at least one, if the hand has one.
         #[serde(default)]
         optional: bool,
+        /// The cards enter tapped.
         #[serde(default)]
         tapped: bool,
         /// "up to N": how many at most.
@@ -227,13 +279,20 @@ pub enum Effect {
     /// cards milled earlier by this same spell, found where they went if that zone is public
     /// (CR 701.17c).
     MilledToHand {
+        /// What the cards must be (default: any card).
         #[serde(default = "any_card")]
         filter: Filter,
+        /// "Up to N": how many at most.
         count: u32,
     },
     /// Creates a delayed triggered ability (CR 603.7): `effects` happen when `when` next
     /// happens. It remembers the objects this resolution remembered (the duplicate).
-    Delayed { when: DelayedWhen, effects: Vec<Effect> },
+    Delayed {
+        /// When it triggers.
+        when: DelayedWhen,
+        /// What it does then, in order; these instructions have no targets of their own.
+        effects: Vec<Effect>,
+    },
     /// "Conjure a duplicate of that spell into your hand": a new card with the printed
     /// characteristics of the spell that triggered this, owned by you (not a copy, not a token;
     /// none of the spell's choices carry over). It is remembered.
@@ -243,19 +302,37 @@ pub enum Effect {
     DiscardRemembered,
     /// "You may \[instructions\]": the controller chooses whether to do them (a decision). Whether
     /// they did is what a later "if you do" reads.
-    May { then: Vec<Effect> },
+    May {
+        /// The instructions the controller may choose to do.
+        then: Vec<Effect>,
+    },
     /// "You may pay \[cost\]. If you do, \[instructions\]": offered only if the cost can be paid;
     /// paid with the controller's mana sources (CR 117.12, 601.2g-h).
-    MayPay { cost: ManaCost, then: Vec<Effect> },
+    MayPay {
+        /// The mana cost offered ("you may pay {1}").
+        cost: ManaCost,
+        /// What happens if it was paid.
+        then: Vec<Effect>,
+    },
     /// Put counters on what was chosen for a target, on the source, or on each creature the
     /// named players control.
-    PutCounters { counter: String, count: Amount, on: CounterPlace },
+    PutCounters {
+        /// The kind of counter ("+1/+1", "charge").
+        counter: String,
+        /// How many on each, read for the controller.
+        count: Amount,
+        /// What gets them.
+        on: CounterPlace,
+    },
     /// "\[Source\] gets +P/+T [and gains keywords] until end of turn" (CR 611.2a, 613.4c).
     Pump {
+        /// Added to its power (negative for -N).
         #[serde(default)]
         power: i32,
+        /// Added to its toughness (negative for -N).
         #[serde(default)]
         toughness: i32,
+        /// Keywords it gains ("flying").
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         keywords: Vec<String>,
     },
@@ -263,54 +340,85 @@ pub enum Effect {
     /// turn" (CR 611.2c: the set is fixed as it resolves). Hexproof and indestructible have
     /// their rules (CR 702.11, 702.12); other keywords are recorded.
     GrantEach {
+        /// What else the creatures must be (default: any creature).
         #[serde(default = "any_creature")]
         filter: Filter,
+        /// "With power N or greater", as it resolves.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         min_power: Option<i64>,
+        /// The keywords each gains ("hexproof", "indestructible").
         keywords: Vec<String>,
     },
     /// Create tokens (CR 111): `count` copies of the token described by `token`.
     CreateToken {
+        /// Which token, and whether it enters tapped.
         token: TokenSpec,
+        /// How many (default 1), read for the controller.
         #[serde(default = "one_amount")]
         count: Amount,
     },
     /// Tap what was chosen for a target.
-    Tap { target: usize },
+    Tap {
+        /// The target, by its position in `targets`.
+        target: usize,
+    },
     /// Return what was chosen for a target to its owner's hand.
-    Bounce { target: usize },
+    Bounce {
+        /// The target, by its position in `targets`.
+        target: usize,
+    },
     /// Exile what was chosen for a target; the exiled card is remembered ("the exiled card").
-    ExileTarget { target: usize },
+    ExileTarget {
+        /// The target, by its position in `targets`.
+        target: usize,
+    },
     /// Exile every card in every graveyard.
     ExileAllGraveyards,
     /// Put the remembered cards onto the battlefield under their owners' control, each only if
     /// it is still the same object (CR 400.7).
     PutRememberedOntoBattlefield {
+        /// They enter tapped.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         tapped: bool,
     },
     /// Destroy what was chosen for a target (CR 701.8): to its owner's graveyard.
-    Destroy { target: usize },
+    Destroy {
+        /// The target, by its position in `targets`; an indestructible one stays (CR 702.12b).
+        target: usize,
+    },
     /// The controller wins the game (CR 104.2b).
     WinGame,
     /// Reveal the top `count` cards of the controller's library; they are remembered.
-    RevealTop { count: u32 },
+    RevealTop {
+        /// How many cards (all of them if the library has fewer).
+        count: u32,
+    },
     /// "You may put a \[filter\] card from among them into your hand. Put the rest into your
     /// graveyard": the remembered revealed cards.
     PutRevealedToHand {
+        /// What a card taken must be (default: any card).
         #[serde(default = "any_card")]
         filter: Filter,
+        /// How many may be taken at most (default 1).
         #[serde(default = "one")]
         count: u32,
         /// Where the rest go.
         rest: RestGo,
     },
     /// Add mana to the controller's pool (CR 106.4), e.g. "add {B}{B}".
-    AddMana { mana: ManaCost },
+    AddMana {
+        /// The mana, written as a mana cost ("{B}{B}").
+        mana: ManaCost,
+    },
+    /// "If \[condition\], \[instructions\]. Otherwise, \[instructions\]": one branch is done, the
+    /// condition checked when this instruction is reached.
     If {
+        /// What is checked.
         cond: Condition,
+        /// Done if the condition holds.
         #[serde(default)]
         then: Vec<Effect>,
+        /// Done if it doesn't (`"else"` in the card format).
         #[serde(default, rename = "else")]
         otherwise: Vec<Effect>,
     },
@@ -320,7 +428,9 @@ pub enum Effect {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum CounterPlace {
+    /// What was chosen for this target (its position in `targets`).
     Target(usize),
+    /// The source itself, if it is still on the battlefield.
     Source,
     /// On each creature the named players control.
     EachCreature(Who),
@@ -330,7 +440,9 @@ pub enum CounterPlace {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RestGo {
+    /// "Put the rest into your graveyard".
     Graveyard,
+    /// "Put the rest on the bottom of your library".
     LibraryBottom,
 }
 
@@ -341,6 +453,7 @@ pub struct TokenSpec {
     /// The name of a card definition in the game's card database describing the token
     /// ("Drake", "Zombie", "Treasure").
     pub name: String,
+    /// The token enters tapped ("create a tapped Treasure token").
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub tapped: bool,
 }
@@ -349,6 +462,7 @@ pub struct TokenSpec {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AbilityCost {
+    /// The mana part ({X} allowed); a cycling ability's is reduced by cycling cost reductions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mana: Option<ManaCost>,
     /// {T} (CR 107.5).
@@ -399,8 +513,10 @@ fn battlefield() -> ZoneKind {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ActivatedAbility {
+    /// What comes before the colon (no cost if omitted).
     #[serde(default)]
     pub cost: AbilityCost,
+    /// What it does as it resolves, in order.
     pub effects: Vec<Effect>,
     /// Where its card must be for it to be activated: the battlefield, or the hand for
     /// cycling (CR 702.29a). The ability exists in every zone (CR 113.6), so effects that look
@@ -443,13 +559,21 @@ pub enum Trigger {
     PermanentUntaps,
     /// "Whenever one or more \[filter\] cards are put into your graveyard from your library":
     /// once per batch (CR 603.2c).
-    PutIntoYourGraveyardFromLibrary { filter: Filter },
+    PutIntoYourGraveyardFromLibrary {
+        /// What at least one of the cards, now in the graveyard, must be.
+        filter: Filter,
+    },
     /// "Whenever an opponent discards a \[filter\] card" (CR 701.9c: a card discarded into a
     /// hidden zone has no characteristics to match).
-    OpponentDiscards { filter: Filter },
+    OpponentDiscards {
+        /// What the discarded card must be.
+        filter: Filter,
+    },
     /// "At the beginning of [your / each] \[step\]" (CR 603.2, 513.1).
     BeginningOf {
+        /// The step whose beginning it waits for.
         step: crate::turn::Step,
+        /// Only in your turns ("your upkeep"); otherwise in every turn ("each upkeep").
         #[serde(default)]
         yours: bool,
     },
@@ -460,6 +584,7 @@ pub enum Trigger {
     /// "Whenever you cycle or discard \[another\] card": once per cycle, since cycling is a
     /// discard (CR 702.29d).
     CycleOrDiscard {
+        /// "Another card": not for this card itself.
         #[serde(default)]
         another: bool,
     },
@@ -469,7 +594,9 @@ pub enum Trigger {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TriggeredAbility {
+    /// Its trigger condition: the event it waits for.
     pub when: Trigger,
+    /// What it does as it resolves, in order.
     pub effects: Vec<Effect>,
     /// Targets, chosen as it is put on the stack (CR 603.3d); numbered from 0.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -490,6 +617,7 @@ pub struct Mode {
     /// Its additional cost when chosen (spree, CR 702.172).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost: Option<ManaCost>,
+    /// What the mode does, in order, if it was chosen.
     pub effects: Vec<Effect>,
     /// Text of the mode the engine does not model yet.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -514,8 +642,13 @@ pub enum DelayedWhen {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EntersWithCounters {
+    /// The kind of counter ("charge", "+1/+1").
     pub counter: String,
+    /// How many, read as the spell resolves: a number, X or the times kicked (any other amount
+    /// counts as 0).
     pub count: Amount,
+    /// Only if this holds for how the spell was cast: kicked, not kicked, kicked with \[A\] or
+    /// \[B\] (any other condition never holds here).
     #[serde(default, rename = "if", skip_serializing_if = "Option::is_none")]
     pub condition: Option<Condition>,
 }
@@ -535,6 +668,7 @@ pub enum PowerToughness {
 pub struct ManaAbility {
     /// Mana types by letter: "W", "U", "B", "R", "G", "C".
     pub produce: Vec<String>,
+    /// How much one activation makes (default 1): a number, or the counters of a kind on it.
     #[serde(default = "one_amount")]
     pub amount: Amount,
     /// "{T}, Sacrifice this: Add ..." (a Treasure).
@@ -551,37 +685,70 @@ fn one_amount() -> Amount {
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum StaticAbility {
     /// "\[filter\] spells you cast cost {N} less to cast" (CR 601.2f: generic only).
-    CostReduction { filter: Filter, amount: u32 },
+    CostReduction {
+        /// Which of your spells.
+        filter: Filter,
+        /// N: how much less generic mana.
+        amount: u32,
+    },
     /// "\[filter\] spells you cast cost {N} more to cast".
-    CostIncrease { filter: Filter, amount: u32 },
+    CostIncrease {
+        /// Which of your spells.
+        filter: Filter,
+        /// N: how much more generic mana.
+        amount: u32,
+    },
     /// "\[filter\] spells you cast have sticker kicker \[cost\]" (CR 702.33h).
-    GrantStickerKicker { filter: Filter, cost: ManaCost },
+    GrantStickerKicker {
+        /// Which of your spells get it.
+        filter: Filter,
+        /// The sticker kicker cost.
+        cost: ManaCost,
+    },
     /// "Players can't cycle cards" (Stabilizer; CR 602.5).
     ProhibitCycling,
     /// "Cycling abilities you activate cost you up to {N} less to activate" (generic only).
-    CyclingCostReduction { up_to: u32 },
+    CyclingCostReduction {
+        /// N: at most this much less generic mana (as much of it as applies is taken).
+        up_to: u32,
+    },
     /// "Other \[filter\] creatures you control get +1/+1 for each \[counter\] counter on this"
     /// (layer 7c, CR 613.4c).
-    OthersGetPerCounter { filter: Filter, counter: String },
+    OthersGetPerCounter {
+        /// What else the other creatures must be.
+        filter: Filter,
+        /// The kind of counter on this permanent that is counted ("+1/+1").
+        counter: String,
+    },
     /// "You may cast \[filter\] cards from your graveyard" (a permission, CR 601.2a).
-    CastFromGraveyard { filter: Filter },
+    CastFromGraveyard {
+        /// Which cards in your graveyard may be cast.
+        filter: Filter,
+    },
     /// "You have no maximum hand size" (CR 402.2).
     NoMaximumHandSize,
     /// "If \[whose\] opponent would mill one or more cards, they mill \[times\] times that many
     /// plus \[plus\] instead" (CR 614.1a); several apply in the order the milling player
     /// chooses (CR 616.1).
     OpponentMillsMore {
+        /// What the number milled is multiplied by (default 1).
         #[serde(default = "one")]
         times: u32,
+        /// What is added after multiplying (default 0).
         #[serde(default)]
         plus: u32,
     },
     /// "If a \[filter\] card (or token) would be put into \[whose\] graveyard from anywhere
     /// [and it wasn't cycled], exile it instead" (CR 614.1a).
     GraveyardToExile {
+        /// What the card must be (default: any card); a token counts only if the description
+        /// says "token" (CR 111.1).
         #[serde(default = "any_card")]
         filter: Filter,
+        /// Whose graveyard, seen from this permanent's controller.
         whose: GraveyardOwner,
+        /// "And it wasn't cycled": a card discarded to pay a cycling cost still goes to the
+        /// graveyard.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         unless_cycled: bool,
     },
@@ -592,6 +759,7 @@ pub enum StaticAbility {
     /// your library instead" (Library of Leng). With `costs`, discards to pay costs too; a
     /// card discarded this way has undefined characteristics (CR 701.9c).
     DiscardToLibraryTop {
+        /// Also for discards made to pay costs, not only those caused by effects.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         costs: bool,
     },
@@ -601,8 +769,11 @@ pub enum StaticAbility {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum GraveyardOwner {
+    /// Any player's graveyard.
     Any,
+    /// The graveyard of this permanent's controller: cards they own.
     You,
+    /// The graveyards of the controller's opponents: cards they own.
     Opponents,
 }
 
@@ -610,7 +781,9 @@ pub enum GraveyardOwner {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Kicker {
+    /// The kicker cost, paid as an additional cost (CR 702.33a).
     pub cost: ManaCost,
+    /// Multikicker (CR 702.33c): the cost may be paid any number of times.
     #[serde(default)]
     pub multi: bool,
     /// Sticker kicker: when kicked, the caster gets a ticket counter and may put a sticker on
@@ -652,6 +825,7 @@ pub struct CardRules {
     /// What the spell does as it resolves (instants and sorceries).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub spell: Vec<Effect>,
+    /// "Enters with N \[kind\] counters" (CR 614.1c), applied as the permanent spell resolves.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub enters_with_counters: Vec<EntersWithCounters>,
     /// "This permanent enters tapped" (CR 614.1c).
@@ -664,12 +838,16 @@ pub struct CardRules {
     /// A characteristic-defining ability setting power and toughness (CR 604.3, 208.2a).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub power_toughness: Option<PowerToughness>,
+    /// Its mana abilities (CR 605), besides those of its basic land types (CR 305.6).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mana: Vec<ManaAbility>,
+    /// Its static abilities (CR 604); `"static"` in the card format.
     #[serde(default, rename = "static", skip_serializing_if = "Vec::is_empty")]
     pub statics: Vec<StaticAbility>,
+    /// Its activated abilities other than mana abilities (CR 602), cycling included.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub activated: Vec<ActivatedAbility>,
+    /// Its triggered abilities (CR 603).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub triggers: Vec<TriggeredAbility>,
     /// Oracle text the engine does not model yet, reported per card, never silently dropped.
@@ -678,6 +856,7 @@ pub struct CardRules {
 }
 
 impl CardRules {
+    /// Whether it says nothing at all (the default): a record of it needs no `rules` object.
     pub fn is_empty(&self) -> bool {
         *self == CardRules::default()
     }

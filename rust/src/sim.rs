@@ -15,6 +15,7 @@ use crate::rng::derive_seed;
 /// What to simulate.
 #[derive(Clone, Debug)]
 pub struct Simulation {
+    /// Each player's deck as a list of card names, in seat order.
     pub decks: Vec<Vec<String>>,
     /// The run's seed; game `i` uses `derive_seed(seed, i)`.
     pub seed: u64,
@@ -22,6 +23,7 @@ pub struct Simulation {
     pub policies: Vec<Policy>,
     /// A game still going at the start of this turn stops there, unfinished.
     pub max_turns: u32,
+    /// Starting life total and opening hand size for every game.
     pub setup: Setup,
     /// A game stops (unfinished) as soon as one of these holds, checked before every action.
     pub stop: Vec<Condition>,
@@ -115,6 +117,7 @@ impl Condition {
 /// within the game).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Results {
+    /// Players per game: how many entries each game has in the per-player columns.
     pub players: usize,
     /// The winner, or -1 for a draw or a game stopped at the turn limit.
     pub winner: Vec<i8>,
@@ -124,13 +127,21 @@ pub struct Results {
     pub turns: Vec<u32>,
     /// Why each player lost (a `LossReason` code, see [`loss_code`]), or 0 if they didn't.
     pub loss: Vec<u8>,
+    /// Each player's life total when the game ended or stopped.
     pub life: Vec<i32>,
+    /// The number of cards left in each player's library at the end.
     pub library: Vec<u32>,
+    /// The number of cards in each player's graveyard at the end.
     pub graveyard: Vec<u32>,
+    /// Cards each player milled from their own library during the game.
     pub milled: Vec<u32>,
+    /// Spells each player cast during the game.
     pub spells: Vec<u32>,
+    /// Kicker costs each player paid (multikicker counting each time it was paid).
     pub kicks: Vec<u32>,
+    /// Cards each player cycled (typecycling included).
     pub cycles: Vec<u32>,
+    /// Lands each player played (CR 305.1).
     pub lands: Vec<u32>,
     /// Which stop condition ended the game (its index), or -1.
     pub stopped: Vec<i8>,
@@ -178,6 +189,7 @@ impl Results {
         self.winner.len()
     }
 
+    /// Whether there are no games.
     pub fn is_empty(&self) -> bool {
         self.winner.is_empty()
     }

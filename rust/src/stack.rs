@@ -18,7 +18,9 @@ use crate::zone::{Position, ZoneKind};
 /// What a spell on the stack was cast with, beyond its object (which holds [`CastInfo`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StackItem {
+    /// The slot of the object on the stack: the spell's card, the copy, or the ability.
     pub slot: u32,
+    /// Who controls it: who put the spell on the stack, or the ability's controller (CR 112.2, 113.8).
     pub controller: u8,
     /// The targets chosen for each "target" of the spell, in order; empty for a target the
     /// spell was cast without (CR 702.33g).
@@ -37,6 +39,7 @@ pub struct StackItem {
     /// object's controller when it triggered (last known information, CR 608.2h).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub triggering: Option<ObjId>,
+    /// The controller of `triggering` when the ability triggered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub triggering_controller: Option<u8>,
 }

@@ -16,7 +16,9 @@ use crate::zone::ZoneKind;
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TargetRef {
+    /// A player, by seat index.
     Player(u8),
+    /// An object: a permanent, a spell, or a card in another zone, as it was when chosen.
     Object(ObjId),
 }
 

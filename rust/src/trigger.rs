@@ -40,10 +40,15 @@ pub(crate) enum TriggerEvent<'a> {
 /// A triggered ability waiting to be put on the stack (CR 603.3).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PendingTrigger {
+    /// Who controls the ability: its source's controller when it triggered (CR 603.3a), or
+    /// the delayed trigger's controller (CR 603.7d-e).
     pub controller: u8,
     /// The source's slot and the object it was when the ability triggered.
     pub source: u32,
+    /// The source's object id when it triggered; the slot may hold a new object later (CR 400.7).
     pub source_id: ObjId,
+    /// Which of the source's triggered abilities this is (index into its definition's
+    /// `rules.triggers`); 0 for a delayed trigger, which carries its own `delayed`.
     pub index: u16,
     /// How the source was cast, for intervening "if it was kicked" clauses (CR 603.4).
     #[serde(default)]
@@ -55,6 +60,7 @@ pub struct PendingTrigger {
     /// then (last known information, CR 608.2h).
     #[serde(default)]
     pub triggering: Option<ObjId>,
+    /// The controller of `triggering` when the ability triggered (`None` for delayed triggers).
     #[serde(default)]
     pub triggering_controller: Option<u8>,
 }
@@ -62,29 +68,44 @@ pub struct PendingTrigger {
 /// A delayed triggered ability waiting for its moment (CR 603.7).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Delayed {
+    /// Who controls it: the controller of the spell or ability that created it, as that
+    /// resolved (CR 603.7d-e).
     pub controller: u8,
+    /// The event it waits for; it triggers only the next time that happens (CR 603.7b).
     pub when: DelayedWhen,
+    /// The instructions it carries out when it triggers and resolves.
     pub effects: Vec<Effect>,
     /// The definition of the card whose ability created it, and that object: its source
     /// (CR 603.7d-e).
     pub def: u32,
+    /// The slot of that source object.
     pub source: u32,
+    /// The source's object id when the delayed trigger was created.
     pub source_id: ObjId,
     /// How the creating spell was cast ("if this spell wasn't kicked").
     pub cast: CastInfo,
+    /// The objects the creating resolution remembered (such as a conjured duplicate), passed on
+    /// to `effects`.
     pub remembered: Vec<ObjId>,
     /// When it was created.
     pub turn: u32,
+    /// The step it was created in: one created during an end step waits for the next end step
+    /// (CR 513.2).
     pub step: TurnStep,
 }
 
 /// A delayed trigger that has triggered: its instructions and context.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DelayedFired {
+    /// The delayed trigger's instructions.
     pub effects: Vec<Effect>,
+    /// The definition of the card whose ability created the delayed trigger.
     pub def: u32,
+    /// How the creating spell was cast.
     pub cast: CastInfo,
+    /// The objects the creating resolution remembered.
     pub remembered: Vec<ObjId>,
+    /// The object whose event made it trigger (the spell, for "when you next cast"), if any.
     pub triggering: Option<ObjId>,
 }
 

@@ -16,21 +16,35 @@ use crate::zone::ZoneKind;
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Step {
+    /// Untap step (CR 502): the active player's permanents untap; nobody gets priority.
     Untap,
+    /// Upkeep step (CR 503): no turn-based actions; "at the beginning of your upkeep" triggers.
     Upkeep,
+    /// Draw step (CR 504): the active player draws a card, then gets priority. The starting player of a
+    /// two-player game skips it on their first turn (CR 103.8a).
     Draw,
+    /// The first, precombat main phase (CR 505.1).
     PrecombatMain,
+    /// Beginning of combat step (CR 507).
     BeginCombat,
+    /// Declare attackers step (CR 508).
     DeclareAttackers,
+    /// Declare blockers step (CR 509); skipped when no creatures attack (CR 508.8).
     DeclareBlockers,
+    /// Combat damage step (CR 510); skipped when no creatures attack (CR 508.8).
     CombatDamage,
+    /// End of combat step (CR 511).
     EndCombat,
+    /// The second, postcombat main phase (CR 505.1).
     PostcombatMain,
+    /// End step (CR 513): "at the beginning of the end step" triggers.
     End,
+    /// Cleanup step (CR 514): discard to hand size, damage wears off, "until end of turn" effects end.
     Cleanup,
 }
 
 impl Step {
+    /// Every step in turn order; a step's index here is `step as usize`.
     pub const ALL: [Step; 12] = [
         Step::Untap,
         Step::Upkeep,
@@ -46,6 +60,7 @@ impl Step {
         Step::Cleanup,
     ];
 
+    /// The snake_case name the Python API and messages use ("untap", "precombat_main", ...); also its serde form.
     pub fn name(self) -> &'static str {
         match self {
             Step::Untap => "untap",
@@ -63,10 +78,12 @@ impl Step {
         }
     }
 
+    /// The step named `s` (as given by [`Step::name`]); an invalid-argument error for any other string.
     pub fn parse(s: &str) -> Result<Step> {
         Step::ALL.into_iter().find(|x| x.name() == s).ok_or_else(|| invalid(format!("unknown step {s:?} (steps: {})", Step::ALL.map(Step::name).join(", "))))
     }
 
+    /// True in either main phase, where the active player may take sorcery-speed actions if the stack is empty (CR 117.1a, 505.6a).
     pub fn is_main(self) -> bool {
         matches!(self, Step::PrecombatMain | Step::PostcombatMain)
     }
@@ -165,6 +182,7 @@ impl AdvanceProc {
 }
 
 impl Game {
+    /// The current step of the turn (main phases count as steps here).
     pub fn step(&self) -> Step {
         self.step
     }

@@ -9,6 +9,7 @@ use crate::zone::{Position, Zone, ZoneKind};
 /// How a card enters the battlefield.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Entering {
+    /// It enters tapped; only allowed when moving to the battlefield.
     pub tapped: bool,
     /// Who controls it; its owner if `None`.
     pub controller: Option<usize>,

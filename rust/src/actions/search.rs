@@ -16,11 +16,16 @@ use crate::zone::{Position, ZoneKind};
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Destination {
+    /// Into its owner's hand.
     Hand,
+    /// Onto the battlefield, under its owner's control.
     Battlefield {
+        /// "Put it onto the battlefield tapped".
         tapped: bool,
     },
+    /// Into its owner's graveyard.
     Graveyard,
+    /// Into exile (CR 406).
     Exile,
     /// On top of the library after the shuffle (CR 701.24b: found cards are not shuffled).
     LibraryTop,
@@ -29,9 +34,11 @@ pub enum Destination {
 /// What a search instruction says.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SearchSpec {
+    /// The description the found cards must match (CR 701.23a).
     pub filter: std::sync::Arc<CardFilter>,
     /// "up to N" / "a card" (1).
     pub max: u32,
+    /// Where the found cards go.
     pub to: Destination,
     /// Reveal the found cards (CR 701.23e: not revealed unless the effect says so).
     pub reveal: bool,
