@@ -114,10 +114,22 @@ pub struct PlayerStats {
 }
 
 impl Clone for PlayerState {
+    /// Each vector allocated at its exact size (cheaper than growing empty ones).
     fn clone(&self) -> Self {
-        let mut copy = PlayerState::new(self.life);
-        copy.clone_from(self);
-        copy
+        PlayerState {
+            life: self.life,
+            counters: self.counters.clone(),
+            library: self.library.clone(),
+            hand: self.hand.clone(),
+            graveyard: self.graveyard.clone(),
+            outside: self.outside.clone(),
+            drew_from_empty: self.drew_from_empty,
+            pool: self.pool,
+            lost: self.lost,
+            left: self.left,
+            last_turn: self.last_turn,
+            stats: self.stats,
+        }
     }
 
     /// Field by field, so resetting a game between batch repetitions reuses every allocation.
