@@ -173,3 +173,29 @@ def test_discard_answers_must_be_distinct_cards_from_the_hand():  # CR 701.9a, 7
             g.answer(bad)
     assert g.answer([mountain, island]) is not None
     assert g.hand(0) == [swamp]
+
+
+def _peek_and_draw_game() -> tuple[mtgsim.Game, int]:
+    """A custom sorcery: reveal your top card, discard the remembered cards still in hand, draw."""
+    db = mtgsim.CardDB()
+    db.add({"name": "Peek and Draw", "mana_cost": "{U}", "type_line": "Sorcery",
+            "rules": {"spell": [{"reveal_top": {"count": 1}}, "discard_remembered", {"draw": {"count": 1}}]}})
+    g = mtgsim.Game(2, seed=1, db=db)
+    g.add_cards(0, "library", ["Swamp"] * 10)
+    g.add_cards(1, "library", ["Swamp"] * 10)
+    g.add_cards(0, "battlefield", ["Island"])
+    (card,) = g.add_cards(0, "hand", ["Peek and Draw"])
+    return g, card
+
+
+def test_discarding_remembered_cards_none_of_which_is_in_hand_does_nothing():  # CR 701.9, 608.2c, 608.2n
+    # The revealed card is still in the library, so there is nothing to discard; the spell's
+    # next instruction follows at once, and the spell is put into the graveyard last. (The
+    # engine used to run whatever was waiting below the spell's instructions here: with the
+    # built-in players choosing, the spell finished resolving before its own draw.)
+    g, card = _peek_and_draw_game()
+    for p in (0, 1):
+        g.set_policy(p, "goldfish")
+    g.play(max_actions=3)  # cast, both pass, it resolves
+    assert kinds(g.events)[-3:] == ["revealed", "drew", "resolved"]
+    assert g.hand(0) != [] and len(g.library(0)) == 9 and names(g, g.graveyard(0)) == ["Peek and Draw"]

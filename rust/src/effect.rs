@@ -150,6 +150,13 @@ impl EffectProc {
                 g.frames.push(frame);
                 Step::Done
             }
+            Pending::Frames(frames) => {
+                if !last {
+                    g.frames.push(Frame::Effect(self));
+                }
+                g.frames.extend(frames.into_iter().rev());
+                Step::Done
+            }
             Pending::Branch(branch) => {
                 let mut inner =
                     EffectProc { def: self.def, root: self.root.clone(), path: self.path.clone(), pc: 0, choosing: false, mill_orders: Vec::new(), ctx: self.ctx.clone() };
@@ -535,11 +542,11 @@ impl EffectProc {
                         }
                     }
                 }
-                for (owner, slots) in by_owner.into_iter().rev() {
-                    g.push_discard_cards(owner, slots);
+                // Nothing left to discard: nothing to wait for (and no frame of anyone else's to touch).
+                if by_owner.is_empty() {
+                    return None;
                 }
-                let frame = g.frames.pop()?;
-                Some(Pending::Frame(frame))
+                Some(Pending::Frames(by_owner.into_iter().map(|(owner, slots)| g.discard_cards_frame(owner, slots)).collect()))
             }
         }
     }
@@ -662,6 +669,8 @@ type Players = smallvec::SmallVec<[u8; 4]>;
 enum Pending {
     /// Run this frame, then carry on.
     Frame(Frame),
+    /// Run these frames, the first first, then carry on.
+    Frames(Vec<Frame>),
     /// Run the `then` (true) or `else` branch of the `If` just read, then carry on.
     Branch(bool),
     /// Ask this, then finish the instruction just read with the answer.

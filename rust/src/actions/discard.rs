@@ -62,9 +62,9 @@ impl Game {
         self.frames.push(Frame::Discard(DiscardProc { player, count, mode, by_effect, chosen: None, chooser: None, asked: false }));
     }
 
-    /// Schedules an effect's discard of these particular cards (already chosen).
-    pub(crate) fn push_discard_cards(&mut self, player: u8, slots: Vec<u32>) {
-        self.frames.push(Frame::Discard(DiscardProc {
+    /// An effect's discard of these particular cards (already chosen).
+    pub(crate) fn discard_cards_frame(&self, player: u8, slots: Vec<u32>) -> Frame {
+        Frame::Discard(DiscardProc {
             player,
             count: slots.len() as u32,
             mode: DiscardMode::Choose,
@@ -72,7 +72,7 @@ impl Game {
             chosen: Some(slots),
             chooser: None,
             asked: false,
-        }));
+        })
     }
 }
 
