@@ -58,7 +58,9 @@ class GameBatch:
 
     def observe(self) -> dict[str, npt.NDArray[np.generic]]:
         """The agent's view in every game, stacked: ``global`` (games x G), ``objects`` (games x
-        slots x 8) and ``action_mask`` (games x space.size), laid out as in ``mtgsim.observe``."""
+        slots x 8) and ``action_mask`` (games x space.size), laid out as in ``mtgsim.observe``.
+        A legal action the space can't express (an object beyond its slots: make the batch with
+        more ``extra`` slots) raises ``InvalidArgumentError`` naming the game."""
         g, rows, masks = self._b._observe()
         n = self.games
         return {

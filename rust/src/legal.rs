@@ -515,7 +515,10 @@ impl Batch {
     }
 
     /// Takes one action in every game (`codes[i]` in game i). All codes are checked first: an
-    /// illegal one is an error naming the game, and no game changes.
+    /// illegal one is an error naming the game, and no game changes. A legal action that fails
+    /// as it is taken (only an engine fault can do that here: the other seats' policies are
+    /// built in) leaves its game as it was (CR 733); the other games have taken theirs, the
+    /// finished ones are replaced, and the error names the game.
     pub fn step(&mut self, codes: &[u32]) -> Result<BatchStep> {
         use rayon::prelude::*;
         if codes.len() != self.games.len() {
@@ -550,28 +553,97 @@ impl Batch {
                 })
             })
             .collect();
+        // Every game is brought up to date before an error is returned, so the batch stays
+        // consistent: no finished game is left in it.
         let mut out = BatchStep::default();
+        let mut failed = None;
         for (i, r) in results.into_iter().enumerate() {
-            let (reward, done) = r?;
+            let (reward, done) = match r {
+                Ok(r) => r,
+                Err(e) => {
+                    failed.get_or_insert((i, e));
+                    (0.0, false)
+                }
+            };
             if done {
                 self.games[i] = self.fresh()?;
             }
             out.reward.push(reward);
             out.terminated.push(done);
         }
-        Ok(out)
+        match failed {
+            Some((i, e)) => Err(in_game(i, e)),
+            None => Ok(out),
+        }
     }
 
-    /// The agent's observation arrays and action mask in every game, stacked.
-    pub fn observe(&self) -> (Vec<f32>, Vec<i32>, Vec<u8>) {
+    /// The agent's observation arrays and action mask in every game, stacked. A legal action
+    /// the action space can't express (an object beyond its slots) is an error naming the game,
+    /// not a mask without it.
+    pub fn observe(&self) -> Result<(Vec<f32>, Vec<i32>, Vec<u8>)> {
         let (mut global, mut rows, mut masks) = (Vec::new(), Vec::new(), Vec::with_capacity(self.games.len() * self.space.size()));
-        for g in &self.games {
+        for (i, g) in self.games.iter().enumerate() {
             let (gl, r) = g.observation_arrays(self.seat, self.space.slots);
             global.extend(gl);
             rows.extend(r);
-            let mask = g.action_mask(&self.space).unwrap_or_else(|_| vec![false; self.space.size()]);
+            let mask = g.action_mask(&self.space).map_err(|e| in_game(i, e))?;
             masks.extend(mask.into_iter().map(u8::from));
         }
-        (global, rows, masks)
+        Ok((global, rows, masks))
+    }
+}
+
+/// An error from game `i` of a batch, saying so (the kind of error is kept).
+fn in_game(i: usize, e: Error) -> Error {
+    let at = |m: String| format!("game {i}: {m}");
+    match e {
+        Error::InvalidArgument(m) => Error::InvalidArgument(at(m)),
+        Error::IllegalAction(m) => Error::IllegalAction(at(m)),
+        Error::CannotPay(m) => Error::CannotPay(at(m)),
+        Error::Unscripted(m) => Error::Unscripted(at(m)),
+        Error::DecisionPending(m) => Error::DecisionPending(at(m)),
+        Error::InvalidAnswer { decision, reason } => Error::InvalidAnswer { decision, reason: at(reason) },
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::CardDb;
+    use crate::policy::Policy;
+
+    fn batch(games: usize, extra: u32) -> Batch {
+        let deck = |land: &str| -> Vec<String> { std::iter::repeat_n(land.to_string(), 20).chain(std::iter::repeat_n("Fractured Sanity".to_string(), 20)).collect() };
+        let db = std::sync::Arc::new(CardDb::builtin().clone());
+        Batch::new(vec![deck("Island"), deck("Island")], games, 7, 0, Policy::Goldfish, extra, crate::game::Setup::default(), db).unwrap()
+    }
+
+    #[test]
+    fn an_action_the_space_cannot_express_is_an_error_naming_the_game_not_an_empty_mask() {
+        let mut b = batch(2, 0);
+        assert!(b.observe().is_ok());
+        // A space with no room for objects: the agent's land plays (legal now) can't be expressed.
+        assert!(b.games[0].legal_actions().unwrap().iter().any(|a| matches!(a, LegalAction::Priority { action: PriorityAction::PlayLand { .. } })));
+        b.space.slots = 0;
+        let err = b.observe().unwrap_err().to_string();
+        assert!(err.contains("game 0") && err.contains("beyond"), "{err}");
+    }
+
+    #[test]
+    fn a_legal_action_failing_in_one_game_leaves_it_as_it_was_and_the_others_up_to_date() {
+        let mut b = batch(3, 64);
+        // Game 1 in strict mode with no script: the other seat's answers are refused, so taking
+        // the agent's action fails there as it plays on (CR 733: that game is left as it was).
+        b.games[1].set_strict(true);
+        let before: Vec<String> = b.games.iter().map(Game::save_json).collect();
+        let pass = b.space.encode(&LegalAction::Priority { action: PriorityAction::Pass }).unwrap();
+        let codes: Vec<u32> = b.games.iter().map(|g| if g.legal_actions().unwrap().contains(&LegalAction::Priority { action: PriorityAction::Pass }) { pass } else { 0 }).collect();
+        let err = b.step(&codes).unwrap_err().to_string();
+        assert!(err.contains("game 1"), "{err}");
+        assert_eq!(b.games[1].save_json(), before[1]);
+        assert_ne!(b.games[0].save_json(), before[0]);
+        assert_ne!(b.games[2].save_json(), before[2]);
+        assert!(b.games.iter().all(|g| g.pending.is_some())); // none left finished
     }
 }

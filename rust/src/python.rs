@@ -833,12 +833,12 @@ impl PyGameBatch {
         Ok((pyo3::types::PyBytes::new(py, &reward), pyo3::types::PyBytes::new(py, &done)))
     }
     /// The agent's observations, stacked: (global float32, objects int32, masks uint8) bytes.
-    fn _observe<'py>(&self, py: Python<'py>) -> (Bound<'py, pyo3::types::PyBytes>, Bound<'py, pyo3::types::PyBytes>, Bound<'py, pyo3::types::PyBytes>) {
+    fn _observe<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, pyo3::types::PyBytes>, Bound<'py, pyo3::types::PyBytes>, Bound<'py, pyo3::types::PyBytes>)> {
         let b = &self.0;
-        let (g, r, m) = py.detach(|| b.observe());
+        let (g, r, m) = py.detach(|| b.observe()).py_err()?;
         let g: Vec<u8> = g.iter().flat_map(|x| x.to_le_bytes()).collect();
         let r: Vec<u8> = r.iter().flat_map(|x| x.to_le_bytes()).collect();
-        (pyo3::types::PyBytes::new(py, &g), pyo3::types::PyBytes::new(py, &r), pyo3::types::PyBytes::new(py, &m))
+        Ok((pyo3::types::PyBytes::new(py, &g), pyo3::types::PyBytes::new(py, &r), pyo3::types::PyBytes::new(py, &m)))
     }
 }
 

@@ -64,15 +64,7 @@ impl Game {
 
     /// An effect's discard of these particular cards (already chosen).
     pub(crate) fn discard_cards_frame(&self, player: u8, slots: Vec<u32>) -> Frame {
-        Frame::Discard(DiscardProc {
-            player,
-            count: slots.len() as u32,
-            mode: DiscardMode::Choose,
-            by_effect: true,
-            chosen: Some(slots),
-            chooser: None,
-            asked: false,
-        })
+        Frame::Discard(DiscardProc { player, count: slots.len() as u32, mode: DiscardMode::Choose, by_effect: true, chosen: Some(slots), chooser: None, asked: false })
     }
 }
 
