@@ -991,3 +991,68 @@ def test_joraga_warcaller_kicked_pumps_the_other_elves_as_soon_as_it_enters(kick
     assert g.object(perm).counters == ({"+1/+1": kicks} if kicks else {})
     assert g.power_toughness(perm) == (1 + kicks, 1 + kicks)
     assert g.power_toughness(shaman) == (2 + kicks, 2 + kicks)
+
+
+# A permanent's own "enters with" and "as enters" apply however it enters, not only when it
+# resolves as a spell (CR 614.1c, 614.12). No built-in card shows this (theirs count kicks,
+# which only a cast has), so these use cards of the user's own.
+COUNTED_BEAR = {"name": "Counted Bear", "mana_cost": "{1}{G}", "type_line": "Creature — Bear", "power": "2", "toughness": "2",
+                "rules": {"enters_with_counters": [{"counter": "+1/+1", "count": 2}]}}
+MILLING_RELIC = {"name": "Milling Relic", "mana_cost": "{2}", "type_line": "Artifact", "rules": {"as_enters": [{"mill": {"count": 2}}]}}
+CHARGED_VALE = {"name": "Charged Vale", "type_line": "Land", "rules": {"enters_with_counters": [{"counter": "charge", "count": 1}]}}
+
+
+def custom_game() -> mtgsim.Game:
+    db = mtgsim.CardDB()
+    for card in (COUNTED_BEAR, MILLING_RELIC, CHARGED_VALE):
+        db.add(card)
+    g = mtgsim.Game(2, seed=0, db=db)
+    for p in (0, 1):
+        g.set_policy(p, "manual")
+    g.add_cards(0, "library", ["Island"] * 10)
+    g.add_cards(1, "library", ["Counted Bear"] + ["Island"] * 9)
+    return g
+
+
+def test_a_permanent_moved_onto_the_battlefield_enters_with_its_counters():  # CR 614.1c, 614.12
+    g = custom_game()
+    (bear,) = add_hand(g, 0, ["Counted Bear"])
+    perm = g.move(bear, "battlefield")
+    assert g.object(perm).counters == {"+1/+1": 2} and g.power_toughness(perm) == (4, 4)
+
+
+def test_a_land_played_enters_with_its_counters():  # CR 614.1c, 305.1
+    g = custom_game()
+    (vale,) = add_hand(g, 0, ["Charged Vale"])
+    g.play_land(vale)
+    (perm,) = g.battlefield()
+    assert g.object(perm).counters == {"charge": 1}
+
+
+def test_a_cast_permanent_still_enters_with_its_counters_once():  # CR 614.1c, 608.3
+    g = custom_game()
+    g.add_cards(0, "battlefield", ["Forest", "Forest"])
+    (bear,) = add_hand(g, 0, ["Counted Bear"])
+    g.cast(bear)
+    g.resolve_top()
+    perm = g.battlefield()[-1]
+    assert g.object(perm).counters == {"+1/+1": 2}
+
+
+def test_as_enters_instructions_run_for_a_moved_permanent_and_the_game_goes_on():  # CR 614.1c, 701.17a
+    g = custom_game()
+    (relic,) = add_hand(g, 0, ["Milling Relic"])
+    g.move(relic, "battlefield")
+    assert len(g.library(0)) == 8 and names(g, g.graveyard(0)) == ["Island", "Island"]
+    assert g.pending is None
+    g.draw(0)  # nothing was left waiting: the game takes the next action
+    assert len(g.library(0)) == 7
+
+
+def test_a_card_searched_onto_the_battlefield_from_anothers_library_is_the_searchers():  # CR 110.2a, 701.23, 614.1c
+    g = custom_game()
+    assert g.search(0, "creature", library=1, to="battlefield", tapped=True) is None
+    g.answer(g.pending.options)
+    (perm,) = g.battlefield()
+    o = g.object(perm)
+    assert (o.owner, o.controller, o.tapped, o.counters) == (1, 0, True, {"+1/+1": 2})

@@ -1241,22 +1241,28 @@ impl Game {
         id
     }
 
-    /// What happens to any permanent as it enters: "enters tapped" (CR 614.1c); a
-    /// planeswalker enters with its printed loyalty (CR 306.5b).
-    /// Call it once the permanent has its controller: its "enters" triggers and others'
+    /// What happens to any permanent as it enters, however it enters (CR 614.1c, 614.12):
+    /// "enters tapped"; a planeswalker's printed loyalty (CR 306.5b); "enters with counters"
+    /// (counting kicks or X it was cast with, none if it wasn't cast); "as this enters"
+    /// instructions, which run next, before anything else happens. Call it once the permanent
+    /// has its controller and what it was cast with: its "enters" triggers and others'
     /// landfall see it (CR 603.6a).
     pub(crate) fn entered_battlefield(&mut self, slot: u32) {
         self.objects[slot as usize].entered = self.turn;
-        let legendary = self.def_of_slot(slot).supertypes.contains(crate::card::Supertype::Legendary);
-        self.legendary_entered |= legendary;
         let def = self.def_of_slot(slot);
+        let legendary = def.supertypes.contains(crate::card::Supertype::Legendary);
         let tapped = def.rules.enters_tapped;
         let loyalty = if def.is(crate::card::CardType::Planeswalker) { def.loyalty.as_deref().and_then(|l| l.parse::<u32>().ok()) } else { None };
+        let replaced = !def.rules.enters_with_counters.is_empty() || !def.rules.as_enters.is_empty();
+        self.legendary_entered |= legendary;
         if tapped {
             self.objects[slot as usize].tapped = true;
         }
         if let Some(n) = loyalty {
             let _ = self.put_counters(slot, "loyalty", n);
+        }
+        if replaced {
+            self.enters_with_counters_and_as_enters(slot);
         }
         self.fire(crate::trigger::TriggerEvent::Entered { slot });
     }

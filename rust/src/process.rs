@@ -152,7 +152,7 @@ impl Game {
     /// After an action done outside frames: what would happen before a player next receives
     /// priority (state-based actions, the legend rule, triggers), which may ask decisions.
     pub(crate) fn settle(&mut self) -> Result<Progress> {
-        if self.pending_triggers.is_empty() && !self.legend_rule_applies() {
+        if self.frames.is_empty() && self.pending_triggers.is_empty() && !self.legend_rule_applies() {
             return Ok(Progress::Done(Vec::new()));
         }
         let output = std::mem::take(&mut self.output);

@@ -2,7 +2,8 @@
 //! for a graveyard goes instead, how many cards a mill really mills, a draw from an empty
 //! library that wins instead, and a discard that may go on top of the library. (Replacements
 //! that are part of entering the battlefield — "enters tapped", "enters with counters", "as
-//! this enters" — are in `stack.rs` and `game.rs`, where permanents enter.)
+//! this enters" — are applied by `Game::entered_battlefield` in `game.rs`, which every way
+//! onto the battlefield goes through.)
 
 use crate::decision::{Choice, Decision, Purpose};
 use crate::game::Game;

@@ -210,14 +210,23 @@ impl Game {
         let o = &mut self.objects[slot as usize];
         o.controller = item.controller;
         o.cast = cast;
-        let def = self.defs[o.def as usize].clone();
         self.entered_battlefield(slot);
-        for ew in &def.rules.enters_with_counters {
-            if ew.condition.as_ref().is_none_or(|c| condition_on_cast(c, &cast)) {
+        self.log.push_with(|| Event::Resolved { spell, card: Some(card) });
+    }
+
+    /// The permanent's own replacements of how it enters (CR 614.1c): "enters with counters"
+    /// (counts of kicks or X come from what it was cast with), then its "as this enters"
+    /// instructions, which run as the next frame: before state-based actions look at it.
+    pub(crate) fn enters_with_counters_and_as_enters(&mut self, slot: u32) {
+        let defs = std::sync::Arc::clone(&self.defs);
+        let o = self.objects[slot as usize];
+        let rules = &defs[o.def as usize].rules;
+        for ew in &rules.enters_with_counters {
+            if ew.condition.as_ref().is_none_or(|c| condition_on_cast(c, &o.cast)) {
                 let n = match &ew.count {
                     Amount::Fixed(n) => *n,
-                    Amount::Dynamic(crate::rules::Dynamic::Kicks) => cast.printed_kicks(),
-                    Amount::Dynamic(crate::rules::Dynamic::X) => cast.x,
+                    Amount::Dynamic(crate::rules::Dynamic::Kicks) => o.cast.printed_kicks(),
+                    Amount::Dynamic(crate::rules::Dynamic::X) => o.cast.x,
                     Amount::Dynamic(_) => 0,
                 };
                 if n > 0 {
@@ -225,15 +234,12 @@ impl Game {
                 }
             }
         }
-        self.log.push_with(|| Event::Resolved { spell, card: Some(card) });
-        if !def.rules.as_enters.is_empty() {
-            // CR 614.1c: done as it enters, before state-based actions (which run after the
-            // whole resolution) look at it.
+        if !rules.as_enters.is_empty() {
             let ctx = EffectCtx {
-                controller: item.controller,
+                controller: o.controller,
                 source: slot,
-                source_id: card,
-                cast,
+                source_id: self.id_of(slot),
+                cast: o.cast,
                 targets: Vec::new(),
                 legal: Vec::new(),
                 milled: Vec::new(),
@@ -244,7 +250,7 @@ impl Game {
                 did: false,
                 drawn: 0,
             };
-            self.frames.push(Frame::Effect(Box::new(EffectProc::as_enters(self.objects[slot as usize].def, ctx))));
+            self.frames.push(Frame::Effect(Box::new(EffectProc::as_enters(o.def, ctx))));
         }
     }
 

@@ -194,8 +194,11 @@ impl SearchProc {
             let from = g.objects[slot as usize].zone;
             let card = g.move_slot(slot, to, Position::Top);
             if let Destination::Battlefield { tapped } = self.spec.to {
+                // Under the searcher's control, even from another player's library (CR 110.2a).
+                let o = &mut g.objects[slot as usize];
+                o.controller = self.searcher;
+                o.tapped |= tapped;
                 g.entered_battlefield(slot);
-                g.objects[slot as usize].tapped |= tapped;
             }
             let to_zone = g.objects[slot as usize].zone;
             g.log.push_with(|| Event::Moved { from_id, card, from, to: to_zone });
