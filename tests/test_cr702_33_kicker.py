@@ -646,3 +646,27 @@ def test_monstrous_war_leech_kicked_mills_four_as_it_enters_and_counts_the_grave
     perm = g.battlefield()[-1]
     assert g.name(perm) == "Monstrous War-Leech"
     assert g.power_toughness(perm) == (5, 5)  # the highest mana value in the graveyard
+
+
+def zap_game() -> tuple[mtgsim.Game, int]:
+    """A card of the user's own whose target says ``"if_kicked": false``: chosen kicked or not."""
+    db = mtgsim.CardDB()
+    db.add({"name": "Zap", "mana_cost": "{R}", "type_line": "Instant",
+            "rules": {"kicker": [{"cost": "{R}"}], "targets": [{"kind": "creature", "if_kicked": False}],
+                      "spell": [{"damage": {"target": 0, "amount": 2}}]}})
+    g = mtgsim.Game(2, seed=0, db=db)
+    g.add_cards(0, "battlefield", ["Mountain", "Mountain"])
+    (zap,) = g.add_cards(0, "hand", ["Zap"])
+    return g, zap
+
+
+def test_a_target_marked_if_kicked_false_is_required_unkicked_too():  # CR 601.2c, 702.33g
+    g, zap = zap_game()
+    assert {"action": "cast", "card": zap} not in g.priority_actions()  # no creature to target
+    with pytest.raises(mtgsim.IllegalActionError):
+        g.cast(zap, kick=False)
+    (bear,) = g.add_cards(1, "battlefield", ["Grizzly Bears"])
+    assert {"action": "cast", "card": zap} in g.priority_actions()
+    g.cast(zap, kick=False, targets=[[bear]])
+    g.resolve_top()
+    assert [g.name(c) for c in g.graveyard(1)] == ["Grizzly Bears"]  # 2 damage to a 2/2 (CR 704.5g)

@@ -422,21 +422,26 @@ impl CastProc {
                         self.stage = Stage::Targets(i + 1);
                         continue;
                     }
-                    let needed = match spec.if_kicked {
-                        None | Some(KickedRequirement::Any(false)) => true,
-                        Some(KickedRequirement::Any(true)) => self.kicks[..self.printed_kickers].iter().any(|&k| k > 0),
-                        Some(KickedRequirement::With(k)) => self.kicks.get(k).is_some_and(|&n| n > 0),
-                    } && spec.mode.is_none_or(|m| self.modes & (1 << m) != 0);
-                    if !needed {
+                    let kicked_enough = spec.required_unkicked()
+                        || match spec.if_kicked {
+                            Some(KickedRequirement::With(k)) => self.kicks.get(k).is_some_and(|&n| n > 0),
+                            _ => self.kicks[..self.printed_kickers].iter().any(|&k| k > 0),
+                        };
+                    let mode_chosen = spec.mode.is_none_or(|m| self.modes & (1 << m) != 0);
+                    if !(kicked_enough && mode_chosen) {
                         if self.opts.targets.as_ref().and_then(|t| t.get(i)).is_some_and(|t| !t.is_empty()) {
-                            return Step::Fail(invalid(format!(
-                                "target {i} of {} exists only if it is kicked{}, and it isn't (CR 702.33g)",
-                                def.name,
-                                match spec.if_kicked {
-                                    Some(KickedRequirement::With(k)) => format!(" with kicker {}", (b'A' + k as u8) as char),
-                                    _ => String::new(),
-                                }
-                            )));
+                            return Step::Fail(invalid(if !mode_chosen {
+                                format!("target {i} of {} belongs to a mode that wasn't chosen (CR 700.2)", def.name)
+                            } else {
+                                format!(
+                                    "target {i} of {} exists only if it is kicked{}, and it isn't (CR 702.33g)",
+                                    def.name,
+                                    match spec.if_kicked {
+                                        Some(KickedRequirement::With(k)) => format!(" with kicker {}", (b'A' + k as u8) as char),
+                                        _ => String::new(),
+                                    }
+                                )
+                            }));
                         }
                         self.targets.push(Vec::new());
                         self.stage = Stage::Targets(i + 1);

@@ -240,7 +240,7 @@ impl Game {
     fn could_cast(&self, p: u8, slot: u32, supply: Option<&Supply>) -> bool {
         let def = self.def_of_slot(slot);
         let required_targets_exist =
-            def.rules.targets.iter().filter(|t| t.if_kicked.is_none() && !t.up_to && t.mode.is_none()).all(|t| self.has_target_options(t, p, None, t.count));
+            def.rules.targets.iter().filter(|t| t.required_unkicked() && !t.up_to && t.mode.is_none()).all(|t| self.has_target_options(t, p, None, t.count));
         let discard_ok = def.rules.additional_discard.as_ref().is_none_or(|f| self.players[p as usize].hand.iter().any(|&s| s != slot && f.matches(self.def_of_slot(s))));
         if !(required_targets_exist && discard_ok) {
             return false;

@@ -134,6 +134,14 @@ pub struct TargetSpec {
     pub filter: Option<Filter>,
 }
 
+impl TargetSpec {
+    /// Whether the target is chosen even for an unkicked spell: no "if kicked" (or
+    /// `"if_kicked": false`, the same thing).
+    pub fn required_unkicked(&self) -> bool {
+        matches!(self.if_kicked, None | Some(KickedRequirement::Any(false)))
+    }
+}
+
 /// Which kicking a kicked-only target needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
