@@ -941,6 +941,18 @@ def test_everflowing_chalice_enters_with_a_charge_counter_per_kick_and_taps_for_
     assert g.mana_pool(0)["C"] == kicks
 
 
+@covers("Everflowing Chalice")
+def test_a_chalice_paying_a_cost_adds_all_its_mana_and_the_log_says_so() -> None:  # CR 605.3b, 106.4
+    g = new_game(strict=True)
+    (chalice,) = g.add_cards(0, "battlefield", ["Everflowing Chalice"])
+    g.add_counters(chalice, "charge", 2)
+    (second,) = add_hand(g, 0, ["Everflowing Chalice"])
+    g.clear_events()
+    g.cast(second, kick=1)  # {2}, paid by the first Chalice alone
+    assert [e["mana"] for e in g.events if e["kind"] == "mana_added"] == ["{C}{C}"]
+    assert g.object(chalice).tapped and g.mana_pool(0)["C"] == 0
+
+
 @covers("Joraga Warcaller")
 def test_joraga_warcaller_multikicked_pumps_your_other_elves_per_counter() -> None:  # CR 702.33c, 613.4c
     g = with_libraries(new_game(strict=True))

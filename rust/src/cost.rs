@@ -105,9 +105,13 @@ impl Game {
     pub(crate) fn execute_payment(&mut self, p: u8, payment: &Payment) {
         for &(id, ty) in &payment.taps {
             let slot = crate::object::ObjId(id).slot();
-            self.objects[slot as usize].tapped = true;
             let source = crate::object::ObjId(id);
-            self.log.push_with(|| Event::ManaAdded { player: p, source, mana: ty.to_string() });
+            if self.log.recording {
+                // All the mana the ability made (several for, say, a kicked Everflowing Chalice).
+                let amount = self.mana_ability(slot).map_or(1, |(_, n)| n);
+                self.log.push_with(|| Event::ManaAdded { player: p, source, mana: ty.to_string().repeat(amount as usize) });
+            }
+            self.objects[slot as usize].tapped = true;
             self.sacrifice_if_mana_ability_says(slot);
         }
         self.players[p as usize].pool = payment.leftover;
