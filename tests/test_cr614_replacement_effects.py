@@ -1056,3 +1056,17 @@ def test_a_card_searched_onto_the_battlefield_from_anothers_library_is_the_searc
     (perm,) = g.battlefield()
     o = g.object(perm)
     assert (o.owner, o.controller, o.tapped, o.counters) == (1, 0, True, {"+1/+1": 2})
+
+
+def test_a_borrowed_creature_exiled_by_rest_in_peace_is_logged_leaving_the_battlefield_as_zones_are_named():  # CR 614.1a, 700.4, 108.3
+    # The battlefield is shared: an event names it with the permanent's owner, like every other
+    # zone change (not its controller), and the exile it really went to.
+    g = new_game()
+    g.add_cards(0, "battlefield", ["Rest in Peace"])
+    (bears,) = add_hand(g, 0, ["Grizzly Bears"])
+    perm = g.move(bears, "battlefield", controller=1)
+    g.clear_events()
+    g.add_counters(perm, "-1/-1", 2)  # 0/0: put into a graveyard (CR 704.5f), exiled instead
+    (moved,) = [e for e in g.events if e["kind"] == "moved"]
+    assert moved["from"] == {"kind": "battlefield", "player": 0} and moved["to"] == {"kind": "exile", "player": 0}
+    assert "died" not in kinds(g.events)

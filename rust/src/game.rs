@@ -1272,15 +1272,15 @@ impl Game {
     /// dies" triggers, looking back at what it was (CR 603.10a).
     pub(crate) fn put_into_graveyard_from_battlefield(&mut self, slot: u32) -> ObjId {
         let from_id = self.id_of(slot);
-        let controller = self.objects[slot as usize].controller;
+        let (controller, from) = (self.objects[slot as usize].controller, self.objects[slot as usize].zone);
         let dies = !self.statics_in_play() || self.graveyard_destination(slot, false) == ZoneKind::Graveyard;
         let card = self.move_slot(slot, ZoneKind::Graveyard, Position::Top);
         if dies {
             self.log.push_with(|| Event::Died { card, from_id });
             self.fire_dies(slot, controller);
         } else {
-            let to = Zone { kind: ZoneKind::Exile, player: self.objects[slot as usize].owner };
-            let from = Zone { kind: ZoneKind::Battlefield, player: controller };
+            // A replacement sent it elsewhere (exile): a move, not a death (CR 700.4).
+            let to = self.objects[slot as usize].zone;
             self.log.push_with(|| Event::Moved { from_id, card, from, to });
         }
         card
