@@ -155,7 +155,7 @@ def test_unspent_mana_stays_in_the_pool_through_casting_and_resolving_within_a_s
     assert (g.step, g.mana_pool(0)) == ("precombat_main", pool(R=1))
 
 
-def test_the_pool_empties_at_the_end_of_each_step_and_phase():  # CR 106.4, 500.4 (empties between steps)
+def test_the_pool_empties_at_the_end_of_each_step_and_phase():  # CR 106.4, 500.5 (empties between steps)
     g = with_libraries(new_game())
     (m,) = g.add_cards(0, "battlefield", ["Mountain"])
     (i,) = g.add_cards(1, "battlefield", ["Island"])

@@ -84,8 +84,9 @@ class SimResult:
     seed: int
     start: int
     winner: npt.NDArray[np.int8]
-    """The winner, or -1 for a draw or a game stopped at the turn limit."""
+    """The one winner, or -1: a draw, several winners, or a game that didn't finish (stopped by a condition or the turn limit)."""
     finished: npt.NDArray[np.bool_]
+    """Whether the game ended (else a stop condition or the turn limit stopped it first)."""
     turns: npt.NDArray[np.uint32]
     """The turn in progress when the game ended (or stopped)."""
     loss: npt.NDArray[np.uint8]

@@ -42,7 +42,7 @@ pub struct PlayerState {
     pub outside: Vec<u32>,
     /// Set by a draw from an empty library, until state-based actions look (CR 704.5b).
     pub drew_from_empty: bool,
-    /// Mana in the player's mana pool (CR 106.4); it empties between steps (CR 500.4).
+    /// Mana in the player's mana pool (CR 106.4); it empties between steps (CR 500.5).
     pub pool: ManaPool,
     /// Why the player lost the game (CR 104.3), once they have; `None` while they are still in it.
     pub lost: Option<LossReason>,
@@ -488,7 +488,8 @@ impl Game {
         self.turn
     }
 
-    /// Sets whose turn it is (the turn structure arrives later; APNAP order uses this).
+    /// Sets whose turn it is, for building positions (APNAP order and "your turn" read it); the
+    /// turn number and step stay as they are.
     pub fn set_active_player(&mut self, player: usize) -> Result<()> {
         self.ensure_idle()?;
         self.active = self.check_player(player)?;

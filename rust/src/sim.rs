@@ -119,9 +119,9 @@ impl Condition {
 pub struct Results {
     /// Players per game: how many entries each game has in the per-player columns.
     pub players: usize,
-    /// The winner, or -1 for a draw or a game stopped at the turn limit.
+    /// The one winner, or -1: a draw, several winners, or a game that didn't finish (stopped by a condition or the turn limit).
     pub winner: Vec<i8>,
-    /// Whether the game ended (else it reached the turn limit).
+    /// Whether the game ended (else a stop condition or the turn limit stopped it first).
     pub finished: Vec<bool>,
     /// The turn in progress when it ended or stopped.
     pub turns: Vec<u32>,

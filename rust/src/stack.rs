@@ -279,7 +279,7 @@ impl Game {
         };
         let original = self.objects[slot as usize];
         let copy = self.objects.len() as u32;
-        // CR 707.10a: owned by the player under whose control it was put on the stack.
+        // CR 707.10: owned by the player under whose control it was put on the stack.
         let zone = crate::zone::Zone { kind: ZoneKind::Stack, player: controller };
         self.objects.push(crate::object::Object { owner: controller, controller, zone, generation: 0, kind: ObjectKind::SpellCopy, tapped: false, damage: 0, ..original });
         self.stack.push(copy);

@@ -117,7 +117,7 @@ impl AdvanceProc {
                 g.start_turn();
                 continue;
             }
-            // Mana empties at the end of each step and phase (CR 500.4).
+            // Mana empties at the end of each step and phase (CR 500.5).
             for st in &mut g.players {
                 st.pool = Default::default();
             }
