@@ -1427,3 +1427,25 @@ def test_a_death_from_a_resolution_and_what_the_resolution_triggered_go_on_the_s
     assert g.name(top) == "Ruin Crab" and g.object(top).controller == 1
     assert [e["player"] for e in triggered(g)][-2:] == [0, 1]
     assert card in g.graveyard(0)
+
+
+def test_a_delayed_trigger_knows_the_controller_of_the_spell_that_triggered_it():  # CR 603.7, 603.2
+    # "When you next cast an instant or sorcery spell this turn, that spell's controller draws
+    # a card" (a card of the user's own): the delayed trigger reads the spell as any trigger does.
+    db = mtgsim.CardDB()
+    db.add({"name": "Echo Study", "mana_cost": "{U}", "type_line": "Instant",
+            "rules": {"spell": [{"delayed": {"when": "you_next_cast_instant_or_sorcery_this_turn",
+                                             "effects": [{"draw": {"who": "triggering_controller", "count": 1}}]}}]}})
+    g = mtgsim.Game(2, seed=0, db=db)
+    for p in (0, 1):
+        g.set_policy(p, "first")
+    g.add_cards(0, "library", ["Island"] * 10)
+    g.add_cards(1, "library", ["Island"] * 10)
+    g.add_cards(0, "battlefield", ["Island"] * 2)
+    first, second = g.add_cards(0, "hand", ["Echo Study", "Echo Study"])
+    g.cast(first)
+    g.resolve_top()
+    g.cast(second)
+    g.resolve_top()  # the delayed trigger, above the second Echo Study
+    assert [e["kind"] for e in g.events][-2:] == ["drew", "resolved"]
+    assert len(g.library(0)) == 9 and len(g.hand(0)) == 1 and len(g.stack()) == 1

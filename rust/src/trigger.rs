@@ -408,6 +408,8 @@ impl Game {
         let (source, source_id) = (d.source, d.source_id);
         let cast = d.cast;
         let fired = DelayedFired { effects: d.effects, def: d.def, cast: d.cast, remembered: d.remembered, triggering };
+        // "That spell's controller" is read as it triggers, as for any other trigger.
+        let triggering_controller = triggering.and_then(|t| self.object(t).ok()).map(|o| o.controller);
         self.pending_triggers.push(PendingTrigger {
             controller: d.controller,
             source,
@@ -416,7 +418,7 @@ impl Game {
             cast,
             delayed: Some(Box::new(fired)),
             triggering,
-            triggering_controller: None,
+            triggering_controller,
         });
     }
 }
