@@ -563,7 +563,8 @@ class Game:
         activate an ability) with their policy; a manual player stops the game at an "action" decision. ``until``:
         "game_over", "end_of_turn", a step name (its next beginning) or a turn number."""
     def priority_actions(self) -> list[dict[str, Any]]:
-        """What the player with priority can do now: pass, lands to play, spells to cast."""
+        """What the player with priority can do now: pass, lands to play, spells to cast (from
+        hand, or the graveyard with a permission), abilities to activate."""
     def copy_spell(self, spell: int, controller: int | None = None) -> int:
         """Puts a copy of a spell on the stack (CR 707.10) with its choices (kicked status, X,
         targets); it is not cast. A copy of a permanent spell becomes a token."""

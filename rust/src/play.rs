@@ -152,7 +152,8 @@ impl PriorityProc {
 
 impl Game {
     /// The actions the player with priority can take now: pass first, then the lands they may
-    /// play, then the spells in hand they may cast and can pay for (unkicked).
+    /// play, then the spells they may cast and can pay for (unkicked) from their hand and, with
+    /// a permission, their graveyard, then the activated abilities they could activate.
     pub fn priority_actions(&self, p: u8) -> Vec<PriorityAction> {
         let mut out = vec![PriorityAction::Pass];
         self.visit_priority_actions(p, Some(&|_| true), |a| {

@@ -24,8 +24,8 @@ pub enum Policy {
     /// Nobody inside the engine answers: the game pauses with the decision pending.
     Manual,
     /// Plays a land when it can; then casts the first spell it can pay for; then, at sorcery
-    /// speed, activates a planeswalker's first ability that adds loyalty; then, in its own main
-    /// phase, cycles (or typecycles) the first card it can when it lacks lands (no land card
+    /// speed, activates a planeswalker's first ability that costs no loyalty (+N or 0); then,
+    /// in its own main phase, cycles (or typecycles) the first card it can when it lacks lands (no land card
     /// in hand) or spells (nothing in hand but lands and cards with cycling); else passes.
     /// Scries by need: lacking lands, it keeps lands on top and puts the rest on the bottom;
     /// holding a land, the reverse. Aims at opponents; every other choice as `First` (kick as
@@ -193,7 +193,7 @@ impl crate::game::Game {
             let lacks_spells = !hand.iter().any(|&s| flags(s) & (Object::LAND | Object::CYCLING) == 0);
             lacks_lands || lacks_spells
         };
-        // Only a + loyalty ability (sorcery speed, CR 606.3) or, when it wants to, cycling
+        // Only a +N or 0 loyalty ability (sorcery speed, CR 606.3) or, when it wants to, cycling
         // are worth asking whether they could be activated.
         let considers = |a: &crate::rules::ActivatedAbility| a.cost.loyalty.is_some_and(|l| l >= 0) || (cycle && a.cycling);
         let (mut loyalty, mut cycling) = (None, None);
