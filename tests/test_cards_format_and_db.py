@@ -554,6 +554,32 @@ def test_a_bad_target_filter_names_the_targets_index() -> None:
         CardDef.from_dict(record)
 
 
+ARTIFACT = {"name": "Test Relic", "mana_cost": "{2}", "type_line": "Artifact"}
+
+
+@pytest.mark.parametrize(
+    "rules, field",
+    [
+        # Amounts and conditions the engine would read as zero or never true are refused.
+        ({"enters_with_counters": [{"counter": "charge", "count": "half_library_rounded_up"}]}, r"rules\.enters_with_counters\[0\]\.count"),
+        ({"enters_with_counters": [{"counter": "charge", "count": 1, "if": "you_did"}]}, r"rules\.enters_with_counters\[0\]\.if"),
+        ({"mana": [{"produce": ["C"], "amount": "kicks"}]}, r"rules\.mana\[0\]\.amount"),
+        # One amount for all of a permanent's mana abilities: a second one would be dropped.
+        ({"mana": [{"produce": ["C"]}, {"produce": ["U"], "amount": 2}]}, r"rules\.mana\[1\]\.amount"),
+    ],
+)
+def test_what_the_engine_cannot_honour_is_refused_as_the_card_loads(rules: dict[str, Any], field: str) -> None:
+    with pytest.raises(InvalidCardError, match=rf'"Test Relic".*field "{field}'):
+        CardDef.from_dict({**ARTIFACT, "rules": rules})
+
+
+def test_an_island_with_a_mana_ability_making_two_is_refused_but_one_making_one_loads() -> None:
+    island = {"name": "Test Isle", "type_line": "Land — Island"}
+    with pytest.raises(InvalidCardError, match=r"rules\.mana\[0\]\.amount"):
+        CardDef.from_dict({**island, "rules": {"mana": [{"produce": ["C"], "amount": 2}]}})
+    CardDef.from_dict({**island, "rules": {"mana": [{"produce": ["C"]}]}})
+
+
 def test_an_unknown_name_suggests_the_card_it_folds_to() -> None:
     with pytest.raises(mtgsim.UnknownCardError, match="Lórien Revealed"):
         BUILTIN_DB.get("Lorien Revealed")
@@ -905,9 +931,13 @@ good_rules = st.fixed_dictionaries(
         "flashback": good_costs,
         "flash": st.booleans(),
         "enters_tapped": st.booleans(),
-        "enters_with_counters": st.lists(st.fixed_dictionaries({"counter": st.sampled_from(["charge", "+1/+1"]), "count": good_amounts}), max_size=1),
+        "enters_with_counters": st.lists(st.fixed_dictionaries({"counter": st.sampled_from(["charge", "+1/+1"]),
+                                                                "count": st.integers(0, 4) | st.sampled_from(["x", "kicks"])},
+                                                               optional={"if": st.sampled_from(["kicked", "not_kicked", {"kicked_with": 0}])}), max_size=1),
+        # One amount for all of a permanent's mana abilities, and "{T}: Add ..." text or a basic
+        # land type adds one that makes 1 (other amounts: test_what_the_engine_cannot_honour_...).
         "mana": st.lists(st.fixed_dictionaries({"produce": st.lists(st.sampled_from(["W", "U", "B", "R", "G", "C"]), min_size=1, max_size=3, unique=True)},
-                                               optional={"amount": st.integers(1, 2), "sacrifice": st.booleans()}), max_size=1),
+                                               optional={"amount": st.just(1), "sacrifice": st.booleans()}), max_size=1),
         "additional_discard": st.just("card"),
         "unsupported": st.lists(st.text(max_size=10), max_size=1),
     },

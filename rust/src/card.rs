@@ -313,9 +313,27 @@ impl CardDef {
                 rules.unsupported.push(line);
             }
         }
+        // What the engine can't honour is refused here, not read as zero later.
+        let basic_type = subtypes.iter().any(|s| ["Plains", "Island", "Swamp", "Mountain", "Forest"].contains(&&**s));
         for (i, m) in rules.mana.iter().enumerate() {
             if m.produce.is_empty() || m.produce.iter().any(|c| !["W", "U", "B", "R", "G", "C"].contains(&c.as_str())) {
                 return Err(err(&format!("rules.mana[{i}].produce"), "must list mana types W, U, B, R, G or C".into()));
+            }
+            if !matches!(m.amount, Amount::Fixed(_) | Amount::Dynamic(crate::rules::Dynamic::CountersOnSource(_))) {
+                return Err(err(&format!("rules.mana[{i}].amount"), "must be a number or {\"counters_on_source\": kind}".into()));
+            }
+            let first = if basic_type { &Amount::Fixed(1) } else { &rules.mana[0].amount };
+            if m.amount != *first {
+                return Err(err(&format!("rules.mana[{i}].amount"), "a permanent's mana abilities must all make the same amount (a basic land type makes 1)".into()));
+            }
+        }
+        for (i, ew) in rules.enters_with_counters.iter().enumerate() {
+            use crate::rules::Dynamic;
+            if !matches!(ew.count, Amount::Fixed(_) | Amount::Dynamic(Dynamic::X | Dynamic::Kicks)) {
+                return Err(err(&format!("rules.enters_with_counters[{i}].count"), "must be a number, \"x\" or \"kicks\"".into()));
+            }
+            if ew.condition.as_ref().is_some_and(|c| !matches!(c, Condition::Kicked | Condition::NotKicked | Condition::KickedWith(_))) {
+                return Err(err(&format!("rules.enters_with_counters[{i}].if"), "must be kicked, not_kicked or kicked_with".into()));
             }
         }
         // Card descriptions (`Filter`) were parsed as the record was read.

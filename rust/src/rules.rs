@@ -652,11 +652,11 @@ pub enum DelayedWhen {
 pub struct EntersWithCounters {
     /// The kind of counter ("charge", "+1/+1").
     pub counter: String,
-    /// How many, read as the spell resolves: a number, X or the times kicked (any other amount
-    /// counts as 0).
+    /// How many, read as it enters: a number, X or the times kicked (a card with any other
+    /// amount is refused as it loads; X and kicks are 0 unless it was cast).
     pub count: Amount,
     /// Only if this holds for how the spell was cast: kicked, not kicked, kicked with \[A\] or
-    /// \[B\] (any other condition never holds here).
+    /// \[B\] (a card with any other condition is refused as it loads).
     #[serde(default, rename = "if", skip_serializing_if = "Option::is_none")]
     pub condition: Option<Condition>,
 }
@@ -676,7 +676,8 @@ pub enum PowerToughness {
 pub struct ManaAbility {
     /// Mana types by letter: "W", "U", "B", "R", "G", "C".
     pub produce: Vec<String>,
-    /// How much one activation makes (default 1): a number, or the counters of a kind on it.
+    /// How much one activation makes (default 1): a number, or the counters of a kind on it;
+    /// the same for all of a permanent's mana abilities (and 1 for one with a basic land type).
     #[serde(default = "one_amount")]
     pub amount: Amount,
     /// "{T}, Sacrifice this: Add ..." (a Treasure).
