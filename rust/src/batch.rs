@@ -158,7 +158,7 @@ impl Game {
         work.log.recording = false;
         work.discard_output = true;
         work.log.events = Default::default();
-        let mut template = work.clone();
+        let template = work.clone();
         let mut result = BatchResult::default();
         for rep in 0..repetitions {
             if restore {
@@ -188,7 +188,6 @@ impl Game {
                 }
             }
         }
-        template.log.events = Default::default();
         Ok(result)
     }
 }

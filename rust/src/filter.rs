@@ -203,6 +203,8 @@ impl CardFilter {
         let t = self.text.trim_end_matches(" cards").trim_end_matches(" card");
         if t == "card" || t == "cards" {
             "card".into()
+        } else if let Some(name) = t.strip_prefix("name=") {
+            format!("card named {name}")
         } else {
             format!("{t} card")
         }
@@ -248,5 +250,14 @@ mod tests {
         assert!(CardFilter::parse("card").unwrap().is_any());
         assert!(CardFilter::parse("lands?").is_err());
         assert!(CardFilter::parse("  ").is_err());
+    }
+
+    #[test]
+    fn card_phrases_read_as_english() {
+        let phrase = |f: &str| CardFilter::parse(f).unwrap().card_phrase();
+        assert_eq!(phrase("card"), "card");
+        assert_eq!(phrase("creature card"), "creature card");
+        assert_eq!(phrase("land"), "land card");
+        assert_eq!(phrase("name=Island"), "card named Island");
     }
 }
