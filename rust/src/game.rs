@@ -1273,15 +1273,16 @@ impl Game {
     /// dies" triggers, looking back at what it was (CR 603.10a).
     pub(crate) fn put_into_graveyard_from_battlefield(&mut self, slot: u32) -> ObjId {
         let from_id = self.id_of(slot);
-        let (controller, from) = (self.objects[slot as usize].controller, self.objects[slot as usize].zone);
-        let dies = !self.statics_in_play() || self.graveyard_destination(slot, false) == ZoneKind::Graveyard;
+        let (controller, owner, from) = (self.objects[slot as usize].controller, self.objects[slot as usize].owner, self.objects[slot as usize].zone);
+        let goes_to = if self.statics_in_play() { self.graveyard_destination(slot, false) } else { ZoneKind::Graveyard };
         let card = self.move_slot(slot, ZoneKind::Graveyard, Position::Top);
-        if dies {
+        if goes_to == ZoneKind::Graveyard {
             self.log.push_with(|| Event::Died { card, from_id });
             self.fire_dies(slot, controller);
         } else {
-            // A replacement sent it elsewhere (exile): a move, not a death (CR 700.4).
-            let to = self.objects[slot as usize].zone;
+            // A replacement sent it elsewhere (exile): a move, not a death (CR 700.4). Where it
+            // went, even for a token that then ceased to exist (CR 111.7).
+            let to = Zone { kind: goes_to, player: owner };
             self.log.push_with(|| Event::Moved { from_id, card, from, to });
         }
         card
