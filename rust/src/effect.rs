@@ -59,6 +59,28 @@ pub struct EffectCtx {
     pub drawn: u32,
 }
 
+impl EffectCtx {
+    /// The context of `controller`'s instructions from the object in `source` (`source_id`
+    /// while it stays the same object), cast as `cast`: nothing targeted, milled or remembered yet.
+    pub fn new(controller: u8, source: u32, source_id: ObjId, cast: CastInfo) -> EffectCtx {
+        EffectCtx {
+            controller,
+            source,
+            source_id,
+            cast,
+            targets: Vec::new(),
+            legal: Vec::new(),
+            milled: Vec::new(),
+            triggering: None,
+            triggering_controller: None,
+            remembered: Vec::new(),
+            sacrificed_power: 0,
+            did: false,
+            drawn: 0,
+        }
+    }
+}
+
 /// A position in a card's instruction tree: the root list, then (index of an `If`, branch).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct EffectProc {

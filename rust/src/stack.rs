@@ -85,19 +85,12 @@ impl ResolveProc {
             };
             let delayed = item.delayed;
             let mut ctx = EffectCtx {
-                controller,
-                source,
-                source_id,
-                cast,
                 targets: item.targets,
                 legal,
-                milled: Vec::new(),
                 triggering: item.triggering,
                 triggering_controller: item.triggering_controller,
-                remembered: Vec::new(),
                 sacrificed_power: item.sacrificed_power,
-                did: false,
-                drawn: 0,
+                ..EffectCtx::new(controller, source, source_id, cast)
             };
             g.frames.push(Frame::Resolve(ResolveProc { finishing: Some(slot) }));
             let proc = match delayed {
@@ -126,21 +119,7 @@ impl ResolveProc {
             g.priority_to(g.active);
             return Step::Done;
         }
-        let ctx = EffectCtx {
-            controller,
-            source: slot,
-            source_id: g.id_of(slot),
-            cast: g.objects[slot as usize].cast,
-            targets: item.targets,
-            legal,
-            milled: Vec::new(),
-            triggering: None,
-            triggering_controller: None,
-            remembered: Vec::new(),
-            sacrificed_power: 0,
-            did: false,
-            drawn: 0,
-        };
+        let ctx = EffectCtx { targets: item.targets, legal, ..EffectCtx::new(controller, slot, g.id_of(slot), g.objects[slot as usize].cast) };
         g.frames.push(Frame::Resolve(ResolveProc { finishing: Some(slot) }));
         // The spell's own instructions, then each chosen mode's in printed order (CR 700.2).
         let modes = ctx.cast.modes;
@@ -235,21 +214,7 @@ impl Game {
             }
         }
         if !rules.as_enters.is_empty() {
-            let ctx = EffectCtx {
-                controller: o.controller,
-                source: slot,
-                source_id: self.id_of(slot),
-                cast: o.cast,
-                targets: Vec::new(),
-                legal: Vec::new(),
-                milled: Vec::new(),
-                triggering: None,
-                triggering_controller: None,
-                remembered: Vec::new(),
-                sacrificed_power: 0,
-                did: false,
-                drawn: 0,
-            };
+            let ctx = EffectCtx::new(o.controller, slot, self.id_of(slot), o.cast);
             self.frames.push(Frame::Effect(Box::new(EffectProc::as_enters(o.def, ctx))));
         }
     }
