@@ -1352,6 +1352,10 @@ def test_an_intervening_if_is_checked_again_on_resolution():  # CR 603.4
     g.resolve_top()
     assert not g.is_over and g.stack() == [] and ab not in g.stack()
     assert of_kind(g, "game_over") == []
+    # Removed from the stack, it did nothing: it didn't resolve (and its id finds nothing).
+    assert of_kind(g, "removed") == [{"kind": "removed", "ability": ab}] and of_kind(g, "resolved") == []
+    with pytest.raises(mtgsim.NoSuchObjectError):
+        g.object(ab)
 
 
 # ----- findings: the cleanup step and resolve_top ---------------------------------------------------------

@@ -272,6 +272,12 @@ pub enum Event {
         /// (an ability, or a copy that ceased to exist; a copy of a permanent spell is a token now, CR 707.10f).
         card: Option<ObjId>,
     },
+    /// A triggered ability whose intervening "if" was false as it would resolve: removed from
+    /// the stack, it did nothing (CR 603.4).
+    Removed {
+        /// The ability as it was on the stack.
+        ability: ObjId,
+    },
     /// A spell didn't resolve because all its targets were illegal (CR 608.2b).
     Fizzled {
         /// The spell or ability as it was on the stack.

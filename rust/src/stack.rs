@@ -72,7 +72,10 @@ impl ResolveProc {
             // CR 603.4: an intervening "if" is checked again on resolution.
             if let AbilityRef::Triggered(i) = ability {
                 if g.defs[def as usize].rules.triggers[i as usize].condition.as_ref().is_some_and(|c| !g.intervening_if(c, controller, &cast)) {
-                    g.finish_spell(slot, false);
+                    let ability = g.id_of(slot);
+                    g.take_stack_item(slot);
+                    g.cease(slot);
+                    g.log.push_with(|| Event::Removed { ability });
                     g.priority_to(g.active);
                     return Step::Done;
                 }
