@@ -133,7 +133,7 @@ def test_workers_threads_inside_each_task(client: Any) -> None:
         ({"games": 10.0}, "positive integer"),
         ({"chunk": 0}, "chunk must be a positive"),
         ({"chunk": -1}, "chunk must be a positive"),
-        ({"start": -1}, "start must be a non-negative"),
+        ({"start": -1}, "start must be an integer from 0"),
         ({"seed": -1}, "seed must be an integer"),
         ({"seed": 2**64}, "seed must be an integer"),
     ],

@@ -375,3 +375,23 @@ def test_aec_render_shows_public_information_only() -> None:
     assert isinstance(text, str) and "player_0: life 20" in text and "player_1: life 20" in text
     game = env.game
     assert not any(game.name(c) in text for p in range(2) for c in game.hand(p))
+
+
+def test_an_episode_that_outgrows_its_slots_is_truncated_not_failing() -> None:
+    # With no extra slots, the first ability or token an action would name can't be coded: that
+    # step is taken and the episode ends truncated (info says why); no later step is wanted.
+    import random
+
+    truncated_for_slots = 0
+    for seed in range(6):
+        env = MtgEnv(extra_slots=0)
+        obs, info = env.reset(seed=seed)
+        pick = random.Random(seed)
+        while True:
+            obs, reward, terminated, truncated, info = env.step(pick.choice(list(info["legal_actions"])))
+            if terminated or truncated:
+                break
+        if info.get("slots_exhausted"):
+            assert truncated and not terminated and info["legal_actions"] == {}
+            truncated_for_slots += 1
+    assert truncated_for_slots > 0

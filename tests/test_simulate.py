@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from typing import Any
 
 import numpy as np
 import pytest
@@ -84,11 +85,45 @@ def test_deck_lists_and_a_card_db_can_be_used() -> None:
         ({"games": 5, "workers": 1_000_000}, "1000000 worker threads is out of range"),
         ({"games": 5, "workers": 1025}, "at most 1024"),
         ({"games": 5, "workers": -1}, "workers"),
+        ({"games": 5, "max_turns": -1}, "turn limit"),
+        ({"games": 5, "chunk": -1}, "chunk"),
+        ({"games": 5, "chunk": 0}, "chunk"),
+        ({"games": 5, "seed": -1}, "seed"),
+        ({"games": 5, "seed": 2**64}, "seed"),
+        ({"games": 5, "seed": True}, "seed"),
+        ({"games": 5, "start": -1}, "start"),
+        ({"games": 5, "stop": "library_empty:1"}, "list of conditions"),
+        ({"games": 2.5}, "number of games"),
     ],
 )
 def test_bad_input_is_a_clear_error(kwargs: dict[str, object], match: str) -> None:
-    with pytest.raises((ValueError, mtgsim.MtgsimError), match=match):
+    # Every one an mtgsim error (InvalidArgumentError is a ValueError too), never an OverflowError.
+    with pytest.raises(mtgsim.MtgsimError, match=match):
         mtgsim.simulate(EXAMPLE_DECKS, **kwargs)  # type: ignore[arg-type]
+
+
+def test_numpy_integers_are_plain_numbers_in_the_result() -> None:
+    r = mtgsim.simulate(EXAMPLE_DECKS, np.int64(4), seed=np.uint64(7), max_turns=np.int32(30))  # type: ignore[arg-type]
+    assert r.games == 4 and type(r.seed) is int and r.seed == 7
+    json.dumps(r.to_dict())  # JSON-ready, as documented
+
+
+@pytest.mark.parametrize(
+    "make, match",
+    [
+        (lambda: mtgsim.GameBatch(EXAMPLE_DECKS, games=-1), "games"),
+        (lambda: mtgsim.GameBatch(EXAMPLE_DECKS, games=2, extra=-1), "extra slots"),
+        (lambda: mtgsim.GameBatch(EXAMPLE_DECKS, games=2, seed=-1), "seed"),
+        (lambda: mtgsim.GameBatch(EXAMPLE_DECKS, games=2).game(-1), "no game -1"),
+        (lambda: mtgsim.ActionSpace(-1, 2), "object slots"),
+        (lambda: mtgsim.Game(2, 0).action_space(extra=-1), "extra slots"),
+        (lambda: mtgsim.Game(2, 0).perft(-1), "perft depth"),
+        (lambda: mtgsim.Rng(1).below(-1), "below"),
+    ],
+)
+def test_negative_counts_elsewhere_are_clear_errors_too(make: Any, match: str) -> None:
+    with pytest.raises(mtgsim.InvalidArgumentError, match=match):
+        make()
 
 
 def test_unknown_card_names_in_a_deck_are_errors() -> None:
@@ -121,3 +156,19 @@ def test_cli_simulate_plots_the_turn_each_player_won_and_can_write_every_row(tmp
 def test_cli_simulate_rejects_bad_counts() -> None:
     p = subprocess.run([sys.executable, "-m", "mtgsim", "simulate", "--games", "0"], capture_output=True, text=True)
     assert p.returncode != 0 and "--games" in p.stderr
+
+
+@pytest.mark.parametrize(
+    "args, match",
+    [
+        (["--max-turns", "-1"], "--max-turns"),
+        (["missing.deck"], "missing.deck"),
+        (["BAD_DECK"], "Islandd"),
+    ],
+)
+def test_cli_simulate_says_what_is_wrong_without_a_traceback(tmp_path, args: list[str], match: str) -> None:  # type: ignore[no-untyped-def]
+    bad = tmp_path / "bad.deck"
+    bad.write_text("4 Islandd\n", encoding="utf-8")
+    args = [str(bad) if a == "BAD_DECK" else a for a in args]
+    p = subprocess.run([sys.executable, "-m", "mtgsim", "simulate", "--games", "5", "--quiet", *args], capture_output=True, text=True, cwd=tmp_path)
+    assert p.returncode != 0 and match in p.stderr and "Traceback" not in p.stderr

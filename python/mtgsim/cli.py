@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from mtgsim import Game
+from mtgsim import Game, MtgsimError
 
 #: The demo's decks: a blue mill deck and a plain 60-card opponent.
 MILL_DECK: list[str] = (
@@ -102,14 +102,17 @@ def run_simulate(args: argparse.Namespace) -> int:
 
     if args.games <= 0:
         raise SystemExit("mtgsim simulate: --games must be a positive integer")
-    if args.seed < 0:
-        raise SystemExit("mtgsim simulate: --seed must be a non-negative integer")
+    if not 0 <= args.seed < 2**64:
+        raise SystemExit("mtgsim simulate: --seed must be an integer from 0 to 2**64 - 1")
     if args.workers is not None and args.workers <= 0:
         raise SystemExit("mtgsim simulate: --workers must be a positive integer")
-    mine = _load_deck(args.deck) if args.deck else EXAMPLE_DECKS[0]
-    theirs = _load_deck(args.opponent) if args.opponent else EXAMPLE_DECKS[1]
+    if not 1 <= args.max_turns <= 10_000:
+        raise SystemExit("mtgsim simulate: --max-turns must be from 1 to 10000")
     show = sys.stderr.isatty() and args.games >= 20_000 and not args.quiet
     try:
+        # A bad deck file, deck line or condition: say what, no traceback.
+        mine = _load_deck(args.deck) if args.deck else EXAMPLE_DECKS[0]
+        theirs = _load_deck(args.opponent) if args.opponent else EXAMPLE_DECKS[1]
         result = simulate(
             [mine, theirs],
             args.games,
@@ -121,7 +124,7 @@ def run_simulate(args: argparse.Namespace) -> int:
             progress=_progress if show else None,
             keep_games=bool(args.json and args.json_columns),  # otherwise memory stays flat
         )
-    except ValueError as e:  # a bad condition or deck: say what, no traceback
+    except (MtgsimError, ValueError, OSError) as e:
         raise SystemExit(f"mtgsim simulate: {e}") from None
     except KeyboardInterrupt:
         sys.stderr.write("\ninterrupted: nothing written\n")
@@ -205,11 +208,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
     if args.command is None:
-        args = parser.parse_args(["demo", *(argv or [])])
+        args = parser.parse_args(["demo"])  # bare `mtgsim`: the demo
     if args.command == "simulate":
         return run_simulate(args)
-    if args.seed < 0:
-        parser.error("--seed must be a non-negative integer")
+    if not 0 <= args.seed < 2**64:
+        parser.error("--seed must be an integer from 0 to 2**64 - 1")
     game = run_demo(args.seed)
     for event in game.events:
         if args.json:

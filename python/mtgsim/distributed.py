@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol, TypeVar
 
 from mtgsim.errors import MtgsimError
-from mtgsim.sim import EXAMPLE_DECKS, Deck, SimResult, simulate
+from mtgsim.sim import EXAMPLE_DECKS, Deck, SimResult, _whole, simulate
 
 __all__ = ["DaskClient", "DistributedSimulationError", "simulate_on_dask"]
 
@@ -74,10 +74,6 @@ def _play_chunk(decks: Sequence[Deck], games: int, seed: int, start: int, kwargs
     return simulate(decks, games, seed=seed, start=start, **kwargs)
 
 
-def _positive_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value > 0
-
-
 def simulate_on_dask(
     client: DaskClient,
     decks: Sequence[Deck] = EXAMPLE_DECKS,
@@ -109,14 +105,8 @@ def simulate_on_dask(
     re-raised; nothing is returned. Cancelling stops tasks that have not started; a chunk
     already running finishes on its worker and its result is dropped.
     """
-    if not _positive_int(games):
-        raise ValueError(f"the number of games must be a positive integer, not {games!r}")
-    if chunk is not None and not _positive_int(chunk):
-        raise ValueError(f"chunk must be a positive integer (games per task), not {chunk!r}")
-    if isinstance(start, bool) or not isinstance(start, int) or start < 0:
-        raise ValueError(f"start must be a non-negative integer, not {start!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be an integer from 0 to 2**64 - 1, not {seed!r}")
+    games, start, seed = _whole(games, "the number of games", 1), _whole(start, "start", 0, 2**64 - 1), _whole(seed, "seed", 0, 2**64 - 1)
+    chunk = None if chunk is None else _whole(chunk, "chunk", 1)
     kwargs = dict(simulate_kwargs, workers=workers)
     try:
         inspect.signature(simulate).bind(decks, games, seed=seed, start=start, **kwargs)

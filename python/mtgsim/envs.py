@@ -46,7 +46,7 @@ import numpy as np
 import numpy.typing as npt
 
 from mtgsim._core import ActionSpace, Decision, Game, derive_seed
-from mtgsim.errors import GameOverError, IllegalActionError
+from mtgsim.errors import GameOverError, IllegalActionError, InvalidArgumentError
 from mtgsim.observe import OBJECT_FEATURES, observation_shapes
 from mtgsim.sim import EXAMPLE_DECKS, Deck
 
@@ -394,7 +394,8 @@ class MtgEnv(_GymEnvBase):
     * ``action_masks()``: the legal codes as booleans (for ``MaskablePPO``).
 
     ``extra_slots``: object slots beyond the decks' cards, for tokens, copies and abilities on
-    the stack (the engine raises ``InvalidArgumentError`` if a game outgrows them). See the
+    the stack (an episode whose legal actions outgrow them is truncated, with
+    ``info["slots_exhausted"]``). See the
     module's documentation for illegal actions and the action space's ``sample()``.
     """
 
@@ -493,7 +494,15 @@ class MtgEnv(_GymEnvBase):
         stalled = not terminated and not _deciding(g, self.seat)
         truncated = not terminated and (stalled or (self.max_steps is not None and self._steps >= self.max_steps))
         self._ended = terminated or truncated
-        obs, info = self._observation()
+        try:
+            obs, info = self._observation()
+        except InvalidArgumentError:
+            # A legal action names an object beyond the space's slots (more tokens and abilities
+            # than `extra_slots` allowed for): the action was taken, but the episode can't go on
+            # in this space, so it is truncated here instead of failing every later step.
+            truncated, self._ended = True, True
+            obs, info = self._observation()
+            info["slots_exhausted"] = True
         if stalled:
             info["stalled"] = True  # nobody outside the engine has a decision: not expected
         return obs, result if result is not None else 0.0, terminated, truncated, info

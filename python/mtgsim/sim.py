@@ -16,6 +16,7 @@ same run).
 from __future__ import annotations
 
 import json
+import operator
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -27,6 +28,7 @@ import numpy.typing as npt
 
 from mtgsim._core import CardDB, Decision, Game, _simulate, _simulate_from, derive_seed
 from mtgsim.decklist import DeckList
+from mtgsim.errors import InvalidArgumentError
 from mtgsim.tally import LOSS_REASONS, Tally
 
 #: A deck: card names, or a parsed deck list.
@@ -151,28 +153,48 @@ class SimResult:
         """This run's games followed by ``other``'s (the next slice of the same run). The
         columns are kept only if both kept theirs."""
         if (other.players, other.seed, other.start, other.stop, other.record) != (self.players, self.seed, self.start + self.games, self.stop, self.record):
-            raise ValueError("only the next slice of the same run (same seed and conditions, starting where this one ends) can follow")
+            raise InvalidArgumentError("only the next slice of the same run (same seed and conditions, starting where this one ends) can follow")
         kept = self.kept and other.kept
         cols = {name: np.concatenate([getattr(self, name), getattr(other, name)]) if kept else getattr(self, name)[:0].copy() for name in _COLUMNS}  # a view would keep the rows
         tally = self._tally.merge(other._tally)
         return SimResult(self.players, self.seed, self.start, stop=self.stop, record=self.record, seconds=self.seconds + other.seconds, tally=tally, kept=kept, **cols)
 
 
-def _check_common(games: int, start: int, workers: int | None) -> int:
-    if isinstance(games, bool) or not isinstance(games, int) or games <= 0:
-        raise ValueError(f"the number of games must be a positive integer, not {games!r}")
-    if isinstance(start, bool) or not isinstance(start, int) or start < 0:
-        raise ValueError(f"start must be a non-negative integer, not {start!r}")
-    threads = 0 if workers is None else workers
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 0:
-        raise ValueError(f"workers must be a positive integer (or 0 or None: one per core), not {workers!r}")
-    return threads
+def _whole(value: object, what: str, lo: int, hi: int | None = None) -> int:
+    """An integer argument (a numpy integer too, not a bool) from ``lo`` to ``hi``, as a plain
+    ``int``; else an ``InvalidArgumentError`` (a ``ValueError``) saying what was wrong."""
+    try:
+        v = operator.index(value)  # type: ignore[arg-type]  # anything else raises TypeError
+    except TypeError:
+        v = None
+    if isinstance(value, bool) or v is None or v < lo or (hi is not None and v > hi):
+        kind = f"an integer from {lo} to {hi}" if hi is not None else {0: "a non-negative integer", 1: "a positive integer"}.get(lo, f"an integer of at least {lo}")
+        raise InvalidArgumentError(f"{what} must be {kind}, not {value!r}")
+    return int(v)
+
+
+def _conditions(conds: Sequence[str], what: str) -> tuple[str, ...]:
+    if isinstance(conds, str):
+        raise InvalidArgumentError(f"{what} is a list of conditions: [{conds!r}], not the string {conds!r}")
+    return tuple(conds)
+
+
+def _check_common(games: int, start: int, workers: int | None, seed: int, max_turns: int, chunk: int | None) -> tuple[int, int, int, int, int, int | None]:
+    """The run's numbers, checked and made plain ints: (games, start, threads, seed, max_turns, chunk)."""
+    return (
+        _whole(games, "the number of games", 1),
+        _whole(start, "start", 0, 2**64 - 1),
+        0 if workers is None else _whole(workers, "workers (0 or None: one per core)", 0),
+        _whole(seed, "seed", 0, 2**64 - 1),
+        _whole(max_turns, "the turn limit", 1, 10_000),
+        None if chunk is None else _whole(chunk, "chunk", 1),
+    )
 
 
 def _policies(policies: Policy | Sequence[Policy], n: int) -> list[Policy]:
     pols: list[Policy] = [policies] * n if isinstance(policies, str) or callable(policies) else list(policies)
     if len(pols) != n:
-        raise ValueError(f"{n} players but {len(pols)} policies: give one policy per player (or one for all)")
+        raise InvalidArgumentError(f"{n} players but {len(pols)} policies: give one policy per player (or one for all)")
     return pols
 
 
@@ -261,11 +283,11 @@ def simulate(
     With ``keep_games=False`` only the summary's counts and histograms are kept (see
     :mod:`mtgsim.tally`), chunk by chunk: memory stays flat however many games are played,
     and ``summary()`` reports exactly what the kept columns would."""
-    threads = _check_common(games, start, workers)
+    games, start, threads, seed, max_turns, chunk = _check_common(games, start, workers, seed, max_turns, chunk)
     n = len(decks)
     pols = _policies(policies, n)
     deck_lists = [list(d.cards()) if isinstance(d, DeckList) else list(d) for d in decks]
-    stop, record = tuple(stop), tuple(record)
+    stop, record = _conditions(stop, "stop"), _conditions(record, "record")
     if all(isinstance(p, str) for p in pols):
         names = [str(p) for p in pols]
 
@@ -304,12 +326,12 @@ def simulate_from(
     ``max_turns`` is the game's turn number to stop at, as in ``simulate``. The position must
     have nobody's decision pending. ``keep_games=False`` keeps only the summary, as in
     :func:`simulate`."""
-    threads = _check_common(games, start, workers)
+    games, start, threads, seed, max_turns, chunk = _check_common(games, start, workers, seed, max_turns, chunk)
     pols = _policies(policies, game.num_players)
     if not all(isinstance(p, str) for p in pols):
-        raise ValueError("simulate_from plays inside Rust: give built-in policy names (goldfish, random, first)")
+        raise InvalidArgumentError("simulate_from plays inside Rust: give built-in policy names (goldfish, random, first)")
     names = [str(p) for p in pols]
-    stop, record = tuple(stop), tuple(record)
+    stop, record = _conditions(stop, "stop"), _conditions(record, "record")
 
     def play(a: int, b: int) -> tuple[int, list[tuple[str, bytes, str]]]:
         return _simulate_from(game, seed, names, max_turns, a, b, threads, shuffle_libraries, list(stop), list(record))

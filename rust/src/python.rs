@@ -97,6 +97,27 @@ impl From<Int> for i64 {
     }
 }
 
+/// A whole number argument from `lo` to `hi`; anything else (a negative count, say) is an
+/// `InvalidArgumentError` naming it, not Python's `OverflowError`.
+fn in_range(v: Int, what: &str, lo: i64, hi: i64) -> PyResult<i64> {
+    if (lo..=hi).contains(&v.0) {
+        Ok(v.0)
+    } else {
+        Err(to_py(invalid(format!("{what} must be from {lo} to {hi}, not {}", v.0))))
+    }
+}
+
+/// A seed argument: any integer from 0 to 2^64 - 1 (else an `InvalidArgumentError`).
+struct Seed(u64);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Seed {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Seed> {
+        seed(&obj).map(Seed)
+    }
+}
+
 /// Seeds are any integer from 0 to 2^64 - 1.
 fn seed(s: &Bound<'_, PyAny>) -> PyResult<u64> {
     let v: i128 = s.extract().map_err(|_| to_py(invalid("a seed is an integer from 0 to 2**64 - 1")))?;
@@ -747,13 +768,9 @@ pub struct PyActionSpace(crate::legal::ActionSpace);
 #[pymethods]
 impl PyActionSpace {
     #[new]
-    fn new(slots: u32, players: u8) -> PyResult<Self> {
-        if !(2..=crate::game::MAX_PLAYERS as u8).contains(&players) {
-            return Err(to_py(invalid(format!("an action space needs 2 to {} players, not {players}", crate::game::MAX_PLAYERS))));
-        }
-        if slots > 1_000_000 {
-            return Err(to_py(invalid(format!("{slots} object slots is out of range (at most 1000000)"))));
-        }
+    fn new(slots: Int, players: Int) -> PyResult<Self> {
+        let players = in_range(players, "the number of players of an action space", 2, crate::game::MAX_PLAYERS as i64)? as u8;
+        let slots = in_range(slots, "the number of object slots", 0, 1_000_000)? as u32;
         Ok(PyActionSpace(crate::legal::ActionSpace { slots, players }))
     }
     #[getter]
@@ -799,15 +816,19 @@ pub struct PyGameBatch(crate::legal::Batch);
 #[pymethods]
 impl PyGameBatch {
     #[new]
-    #[pyo3(signature = (decks, games, seed = 0, seat = 0, opponent = "goldfish", extra = 64, db = None))]
+    #[pyo3(
+        signature = (decks, games, seed = Seed(0), seat = Int(0), opponent = "goldfish", extra = Int(64), db = None),
+        text_signature = "(decks, games, seed=0, seat=0, opponent='goldfish', extra=64, db=None)"
+    )]
     #[allow(clippy::too_many_arguments)]
-    fn new(py: Python<'_>, decks: Vec<Bound<'_, PyAny>>, games: usize, seed: u64, seat: u8, opponent: &str, extra: u32, db: Option<PyRef<'_, PyCardDb>>) -> PyResult<Self> {
+    fn new(py: Python<'_>, decks: Vec<Bound<'_, PyAny>>, games: Int, seed: Seed, seat: Int, opponent: &str, extra: Int, db: Option<PyRef<'_, PyCardDb>>) -> PyResult<Self> {
         let decks = decks.iter().map(deck_names).collect::<PyResult<Vec<_>>>()?;
         let opponent = Policy::parse(opponent).py_err()?;
         let db = db.map(|d| d.0.clone()).unwrap_or_else(builtin_db);
-        if extra > 1_000_000 {
-            return Err(to_py(invalid(format!("{extra} extra slots is out of range (at most 1000000)"))));
-        }
+        let games = in_range(games, "a batch's number of games", 1, 100_000)? as usize;
+        let seed = seed.0;
+        let seat = in_range(seat, "the agent's seat", 0, decks.len().saturating_sub(1) as i64)? as u8;
+        let extra = in_range(extra, "the number of extra slots", 0, 1_000_000)? as u32;
         let b = py.detach(|| crate::legal::Batch::new(decks, games, seed, seat, opponent, extra, Setup::default(), db)).py_err()?;
         Ok(PyGameBatch(b))
     }
@@ -819,8 +840,8 @@ impl PyGameBatch {
         self.0.games.len()
     }
     /// A copy of game `i` as it stands.
-    fn game(&self, i: usize) -> PyResult<PyGame> {
-        let g = self.0.games.get(i).ok_or_else(|| to_py(invalid(format!("no game {i} in a batch of {}", self.0.games.len()))))?;
+    fn game(&self, i: Int) -> PyResult<PyGame> {
+        let g = usize::try_from(i.0).ok().and_then(|i| self.0.games.get(i)).ok_or_else(|| to_py(invalid(format!("no game {} in a batch of {}", i.0, self.0.games.len()))))?;
         Ok(PyGame::wrap(g.clone()))
     }
     /// One action code per game; returns (rewards as float32 bytes, terminated as bool bytes).
@@ -998,11 +1019,12 @@ impl PyRng {
     fn next_u64(&mut self) -> u64 {
         self.0.next_u64()
     }
-    fn below(&mut self, n: u64) -> PyResult<u64> {
-        if n == 0 {
-            return Err(to_py(invalid("below(n) needs n > 0")));
+    fn below(&mut self, n: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let n: i128 = n.extract()?;
+        match u64::try_from(n) {
+            Ok(n) if n > 0 => Ok(self.0.below(n)),
+            _ => Err(to_py(invalid(format!("below(n) needs 0 < n < 2**64, not {n}")))),
         }
-        Ok(self.0.below(n))
     }
     /// Shuffles a list in place, exactly as the engine shuffles a library.
     fn shuffle(&mut self, items: &Bound<'_, PyList>) -> PyResult<()> {
@@ -1683,11 +1705,9 @@ impl PyGame {
     }
     /// An action space for this game: its objects now plus `extra` slots for tokens and
     /// abilities to come.
-    #[pyo3(signature = (extra = 64))]
-    fn action_space(&self, extra: u32) -> PyResult<PyActionSpace> {
-        if extra > 1_000_000 {
-            return Err(to_py(invalid(format!("{extra} extra slots is out of range (at most 1000000)"))));
-        }
+    #[pyo3(signature = (extra = Int(64)), text_signature = "($self, extra=64)")]
+    fn action_space(&self, extra: Int) -> PyResult<PyActionSpace> {
+        let extra = in_range(extra, "the number of extra slots", 0, 1_000_000)? as u32;
         Ok(PyActionSpace(crate::legal::ActionSpace::for_game(&self.game, extra)))
     }
     /// Which codes of `space` are legal now, as a list of booleans.
@@ -1695,10 +1715,8 @@ impl PyGame {
         self.game.action_mask(&space.0).py_err()
     }
     /// The number of distinct sequences of legal actions `depth` steps deep (perft).
-    fn perft(&self, py: Python<'_>, depth: u32) -> PyResult<u64> {
-        if depth > 12 {
-            return Err(to_py(invalid(format!("perft depth {depth} is out of range (at most 12)"))));
-        }
+    fn perft(&self, py: Python<'_>, depth: Int) -> PyResult<u64> {
+        let depth = in_range(depth, "perft depth", 0, 12)? as u32;
         let g = self.game.clone();
         py.detach(|| g.perft(depth)).py_err()
     }
