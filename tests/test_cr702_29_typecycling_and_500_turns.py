@@ -503,3 +503,30 @@ def test_play_with_policies_reaches_the_steps_and_turns_asked_for(policy):  # Ga
     assert (1, "draw") not in began and (2, "draw") in began
     g.check_invariants()
     assert Counter(kinds(g.events))["step_began"] > 40
+
+
+def test_a_creature_dying_in_the_cleanup_step_gives_priority_and_another_cleanup_follows():  # CR 514.3a, 514.2, 704.5f
+    # A 1/1 pumped +0/+1 until end of turn, with a -1/-1 counter: 0/1 until the pump ends in the
+    # cleanup step, then 0/0. A state-based action performed in cleanup gives the active player
+    # priority (no trigger needed), and another cleanup step follows.
+    db = mtgsim.CardDB()
+    db.add({"name": "Test Pumper", "mana_cost": "{1}", "type_line": "Creature — Test", "power": "1", "toughness": "1",
+            "rules": {"activated": [{"cost": {"mana": "{0}"}, "effects": [{"pump": {"power": 0, "toughness": 1}}]}]}})
+    g = mtgsim.Game(2, seed=1, db=db)
+    for p in (0, 1):
+        g.add_cards(p, "library", ["Island"] * 5)
+    (pumper,) = g.add_cards(0, "battlefield", ["Test Pumper"])
+    g.activate(pumper)
+    g.resolve_top()
+    g.add_counters(pumper, "-1/-1", 1)
+    assert g.power_toughness(pumper) == (0, 1)
+    g.advance_to("end")
+    g.clear_events()
+    g.pass_priority()
+    g.pass_priority()
+    assert [e["kind"] for e in g.events][-2:] == ["step_began", "died"]
+    assert (g.turn, g.step, g.priority_player) == (1, "cleanup", 0)
+    g.pass_priority()
+    g.pass_priority()
+    cleanups = [e for e in g.events if e["kind"] == "step_began" and e["step"] == "cleanup"]
+    assert len(cleanups) == 2 and g.turn == 2

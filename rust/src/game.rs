@@ -976,14 +976,19 @@ impl Game {
 
     // ----- state-based actions (CR 704) ---------------------------------------------------
 
-    /// Performs the state-based actions this engine knows so far (CR 704.5a–c), all at once,
-    /// and ends the game when at most one player remains (CR 104.2a, 104.4a).
-    pub fn check_state_based_actions(&mut self) {
+    /// Performs the state-based actions (CR 704.5: losing, permanents put into graveyards,
+    /// counters annihilating), all at once and again until none applies (CR 704.3), and ends
+    /// the game when at most one player remains (CR 104.2a, 104.4a). Returns whether any was
+    /// performed. (The legend rule, which asks a decision, is applied apart.)
+    pub fn check_state_based_actions(&mut self) -> bool {
         if self.outcome.is_some() {
-            return;
+            return false;
         }
         // CR 704.3: repeat until none apply.
-        while !self.battlefield.is_empty() && self.permanent_sbas() {}
+        let mut performed = false;
+        while !self.battlefield.is_empty() && self.permanent_sbas() {
+            performed = true;
+        }
         let mut remaining = 0;
         for p in 0..self.players.len() {
             let st = &mut self.players[p];
@@ -1001,7 +1006,10 @@ impl Game {
             };
             st.drew_from_empty = false;
             match reason {
-                Some(r) => self.lose(p as u8, r),
+                Some(r) => {
+                    self.lose(p as u8, r);
+                    performed = true;
+                }
                 None => remaining += 1,
             }
         }
@@ -1012,7 +1020,7 @@ impl Game {
             for p in left {
                 self.leave_game(p);
             }
-            return;
+            return performed;
         }
         {
             let winners: Vec<u8> = (0..self.players.len() as u8).filter(|&p| self.players[p as usize].lost.is_none()).collect();
@@ -1020,6 +1028,7 @@ impl Game {
             self.log.push_with(|| Event::GameOver { winners: winners.clone() });
             self.outcome = Some(Outcome { winners, losers });
         }
+        true
     }
 
     /// CR 800.4a: every object the player owns leaves the game (it goes outside the game, so

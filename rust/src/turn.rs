@@ -322,8 +322,10 @@ impl Game {
             self.objects[s as usize].damage = 0;
         }
         self.end_until_end_of_turn();
-        self.check_state_based_actions();
-        if self.pending_triggers.is_empty() || self.is_over() {
+        // CR 514.3a: state-based actions performed or triggers waiting: the active player gets
+        // priority, and another cleanup step follows.
+        let performed = self.check_state_based_actions();
+        if (!performed && self.pending_triggers.is_empty()) || self.is_over() {
             return false;
         }
         self.give_priority(self.active);
