@@ -670,3 +670,35 @@ def test_a_target_marked_if_kicked_false_is_required_unkicked_too():  # CR 601.2
     g.cast(zap, kick=False, targets=[[bear]])
     g.resolve_top()
     assert [g.name(c) for c in g.graveyard(1)] == ["Grizzly Bears"]  # 2 damage to a 2/2 (CR 704.5g)
+
+
+def test_a_kicker_a_cost_reduction_would_pay_for_is_offered():  # CR 601.2f, 702.33a, 601.2b
+    # Thrasios {G}{U} under a {1}-less reduction for blue spells, with Wicker Picker granting
+    # sticker kicker {1}: the reduction can't lower {G}{U}, so it lowers the kicker, and the
+    # total stays {G}{U}: two lands pay it, so the kicker must be offered.
+    g = new_game()
+    g.add_cards(0, "battlefield", ["The Water Crystal", "Wicker Picker", "Forest", "Island"])
+    (thrasios,) = add_hand(g, 0, ["Thrasios, Triton Hero"])
+    assert g.cost_of(thrasios, kick=True)[0] == "{G}{U}"
+    g.cast(thrasios)
+    d = g.pending
+    assert d is not None and (d.kind, d.purpose) == ("yes_no", "kicker")
+    g.answer(True)
+    while g.pending is not None:  # the sticker: whether to put one (no)
+        g.answer(False)
+    (spell,) = g.stack()
+    assert g.cast_info(spell)["granted_kicks"] == 1
+
+
+def test_a_spree_modes_cost_is_reduced_with_the_rest_of_the_total():  # CR 601.2f, 702.172a
+    db = mtgsim.CardDB()
+    db.add({"name": "Test Green Reducer", "mana_cost": "{2}", "type_line": "Artifact",
+            "rules": {"static": [{"cost_reduction": {"filter": "green", "amount": 1}}]}})
+    g = mtgsim.Game(2, seed=1, db=db)
+    for p in (0, 1):
+        g.set_policy(p, "first")
+    g.add_cards(0, "library", ["Island"] * 20)
+    g.add_cards(0, "battlefield", ["Test Green Reducer", "Forest", "Forest"])
+    (surprise,) = g.add_cards(0, "hand", ["Smuggler's Surprise"])
+    g.cast(surprise, modes=[0])  # {G} + spree {2} - {1}: {1}{G}, two Forests
+    assert len(g.stack()) == 1 and all(g.object(f).tapped for f in g.battlefield() if g.name(f) == "Forest")

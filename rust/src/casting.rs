@@ -302,17 +302,19 @@ impl CastProc {
     }
 
     fn cost_to_pay(&self, g: &Game, kicks: &[u32], x: u32) -> CostToPay {
-        let rules = &g.defs[self.def as usize].rules;
-        let kickers = rules.kicker.iter().chain(&self.granted);
-        let mut symbols = total_cost(self.base.symbols(&g.defs[self.def as usize]), kickers, kicks, x, self.increase, self.reduction);
-        // Spree: each chosen mode's additional cost (CR 702.172a).
-        for (m, mode) in rules.modes.iter().enumerate() {
-            if self.modes & (1 << m) != 0 {
-                if let Some(cost) = &mode.cost {
-                    symbols.extend_from_slice(cost.symbols());
-                }
-            }
-        }
+        let def = &g.defs[self.def as usize];
+        let kickers = def.rules.kicker.iter().chain(&self.granted);
+        let printed = self.base.symbols(def);
+        // Spree: each chosen mode's cost is an additional cost (CR 702.172a), part of the total
+        // that increases and reductions apply to (CR 601.2f).
+        let chosen = def.rules.modes.iter().enumerate().filter(|(m, _)| self.modes & (1 << m) != 0);
+        let mode_costs: crate::payment::Symbols = chosen.filter_map(|(_, mode)| mode.cost.as_ref()).flat_map(|c| c.symbols().iter().copied()).collect();
+        let symbols = if mode_costs.is_empty() {
+            total_cost(printed, kickers, kicks, x, self.increase, self.reduction)
+        } else {
+            let with_modes: crate::payment::Symbols = printed.iter().copied().chain(mode_costs).collect();
+            total_cost(&with_modes, kickers, kicks, x, self.increase, self.reduction)
+        };
         CostToPay { symbols, x: 0, life_available: g.players[self.caster as usize].life as i64 }
     }
 
@@ -379,7 +381,20 @@ impl CastProc {
                     let sources = g.mana_sources(self.caster);
                     let pool = &g.players[self.caster as usize].pool;
                     let base = self.cost_to_pay(g, &self.kicks, 0);
-                    let max = max_affordable(&base, kicker.cost.symbols(), pool, &sources, cap);
+                    let mut max = max_affordable(&base, kicker.cost.symbols(), pool, &sources, cap);
+                    if self.reduction > 0 {
+                        // What of a reduction the rest of the cost's generic part can't use
+                        // reduces the kicker's (CR 601.2f): count on while the total is payable.
+                        let mut kicks = self.kicks.clone();
+                        kicks.push(0);
+                        while max < cap {
+                            kicks[i] = max + 1;
+                            if crate::payment::solve(&self.cost_to_pay(g, &kicks, 0), pool, &sources).is_none() {
+                                break;
+                            }
+                            max += 1;
+                        }
+                    }
                     let index = i as u8;
                     if max == 0 {
                         self.kicks.push(0);
@@ -402,7 +417,11 @@ impl CastProc {
                         let sources = g.mana_sources(self.caster);
                         let pool = &g.players[self.caster as usize].pool;
                         let base = self.cost_to_pay(g, &self.kicks, 0);
-                        let max = max_affordable(&base, &[ManaSymbol::Generic(1)], pool, &sources, MAX_ANNOUNCED);
+                        let mut max = max_affordable(&base, &[ManaSymbol::Generic(1)], pool, &sources, MAX_ANNOUNCED);
+                        // As for kickers: a reduction's unused part reduces what X adds.
+                        while self.reduction > 0 && max < MAX_ANNOUNCED && crate::payment::solve(&self.cost_to_pay(g, &self.kicks, max + 1), pool, &sources).is_some() {
+                            max += 1;
+                        }
                         return self.ask(Purpose::ChooseX, Choice::Number { min: 0, max });
                     }
                     self.stage = Stage::Targets(0);
