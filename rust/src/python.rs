@@ -103,7 +103,7 @@ fn in_range(v: Int, what: &str, lo: i64, hi: i64) -> PyResult<i64> {
     if (lo..=hi).contains(&v.0) {
         Ok(v.0)
     } else {
-        Err(to_py(invalid(format!("{what} must be from {lo} to {hi}, not {}", v.0))))
+        Err(to_py(invalid(format!("{what} {} is out of range (from {lo} to {hi})", v.0))))
     }
 }
 
