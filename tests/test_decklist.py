@@ -476,3 +476,12 @@ deck_like = st.tuples(
 @given(deck_like)
 def test_deck_like_text_parses_or_raises_deck_list_error(text: str) -> None:
     check_parse(text)
+
+
+def test_a_card_db_as_known_accepts_its_own_cards() -> None:
+    db = mtgsim.CardDB()
+    db.add({"name": "Careful Study", "mana_cost": "{U}", "type_line": "Sorcery", "rules": {"spell": [{"draw": {"count": 2}}]}})
+    deck = mtgsim.DeckList.parse("4 careful study\n20 Island", known=db)
+    assert deck.cards() == ["Careful Study"] * 4 + ["Island"] * 20
+    with pytest.raises(mtgsim.decklist.UnknownDeckCardError):
+        mtgsim.DeckList.parse("4 Careful Study")  # not a built-in card

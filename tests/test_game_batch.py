@@ -77,3 +77,11 @@ def test_bad_batches_are_clear_errors(kwargs: dict[str, object], match: str) -> 
     args: dict[str, object] = {"games": 2, **kwargs}
     with pytest.raises(mtgsim.InvalidArgumentError, match=match):
         mtgsim.GameBatch(mtgsim.EXAMPLE_DECKS, **args)  # type: ignore[arg-type]
+
+
+def test_step_takes_integer_codes_only() -> None:
+    b = mtgsim.GameBatch(mtgsim.EXAMPLE_DECKS, games=2, seed=1)
+    before = [b.game(i).to_json() for i in range(2)]
+    with pytest.raises(mtgsim.InvalidArgumentError, match="integers"):
+        b.step([3.0, 3.7])
+    assert [b.game(i).to_json() for i in range(2)] == before

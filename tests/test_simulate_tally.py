@@ -149,3 +149,20 @@ def test_tallies_of_different_runs_do_not_merge() -> None:
         Tally(2).merge(Tally(3))
     with pytest.raises(ValueError, match="same players and conditions"):
         Tally(2, stop=("lost:0",)).merge(Tally(2))
+
+
+def test_the_wilson_interval_holds_the_rate_at_zero_and_all() -> None:
+    from mtgsim.tally import wilson
+
+    assert wilson(10, 10)[2] == 1.0 and wilson(100, 100)[2] == 1.0
+    assert wilson(0, 100)[1] == 0.0 and wilson(0, 7)[1] == 0.0
+    rate, lo, hi = wilson(3, 10)
+    assert lo < rate < hi
+
+
+def test_win_rate_of_a_player_not_in_the_games_is_an_error() -> None:
+    r = mtgsim.simulate(games=3, seed=1)
+    for bad in (-1, 2, True):
+        with pytest.raises(mtgsim.InvalidPlayerError):
+            r.win_rate(bad)
+    assert 0.0 <= r.win_rate(1)[0] <= 1.0

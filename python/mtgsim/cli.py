@@ -199,7 +199,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     sim.add_argument("--games", type=int, default=10_000, help="how many games (default 10000)")
     sim.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
     sim.add_argument("--workers", type=int, default=None, help="threads (default: all cores)")
-    sim.add_argument("--max-turns", type=int, default=50, help="stop a game at this turn (default 50)")
+    sim.add_argument("--max-turns", type=int, default=50, help="play at most this many turns: a game still going stops as the next turn begins (default 50)")
     sim.add_argument("--stop", action="append", default=[], metavar="COND", help="end a game when this holds, e.g. library_empty:1 (repeatable; see mtgsim.CONDITIONS)")
     sim.add_argument("--record", action="append", default=[], metavar="COND", help="report the turn this first held, e.g. turn:5 (repeatable)")
     sim.add_argument("--json", help="write the results as JSON to this file ('-': standard output)")

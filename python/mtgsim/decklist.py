@@ -49,6 +49,7 @@ the first card line are ignored either way.
 **Card names.** ``known`` decides which names are valid:
 
 * ``None`` (the default): the built-in card database, :func:`mtgsim.card_names`;
+* a ``CardDB``: the names of its cards (the built-in ones and yours), matched as a collection;
 * a collection (any iterable) of card names: a name matches if it is one of them exactly, or
   else if exactly one of them has the same *folded* form, which ignores letter case,
   accents and diacritics (``Lorien Revealed`` for ``Lórien Revealed``, ``Troll of Khazad-dum``),
@@ -86,7 +87,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Union
 
-from mtgsim._core import card_names
+from mtgsim._core import CardDB, card_names
 from mtgsim.errors import InvalidArgumentError, UnknownCardError
 
 __all__ = [
@@ -101,8 +102,9 @@ __all__ = [
 #: The largest count a deck-list line may have: the engine's ``MAX_COUNT`` (rust/src/game.rs).
 MAX_COUNT = 1_000_000
 
-#: What ``known`` may be: ``None`` (the built-in cards), a collection of names, or a predicate.
-KnownNames = Union[Callable[[str], bool], Iterable[str], None]
+#: What ``known`` may be: ``None`` (the built-in cards), a ``CardDB`` (its cards), a collection
+#: of names, or a predicate.
+KnownNames = Union[CardDB, Callable[[str], bool], Iterable[str], None]
 
 
 class DeckListError(InvalidArgumentError):
@@ -392,6 +394,8 @@ def _resolver(known: KnownNames) -> Callable[[str], str]:
     """The function from a name as written to its canonical name (raises :class:`_Unresolved`)."""
     if known is None:
         known = card_names()
+    if isinstance(known, CardDB):
+        known = known.names()  # a database of your own cards: its names
     if isinstance(known, (str, bytes)):
         raise TypeError("known must be a collection of card names or a predicate, not a single string")
     if callable(known):

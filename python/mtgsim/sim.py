@@ -269,7 +269,8 @@ def simulate(
 ) -> SimResult:
     """Plays games ``start .. start+games`` of the run ``seed``: each a whole game from the
     decks (card names or ``DeckList``s), every decision made by the players' ``policies`` (one
-    for all or one per player), up to ``max_turns`` turns. A game also stops, unfinished, as
+    for all or one per player), up to ``max_turns`` turns (a game still going then stops as turn
+    ``max_turns + 1`` begins, and its ``turns`` says so). A game also stops, unfinished, as
     soon as one of the ``stop`` conditions holds (e.g. ``"library_empty:1"``: the opponent is
     milled out); for each ``record`` condition the result gives the turn it first held (see
     ``CONDITIONS``; both are checked before every action).

@@ -15,6 +15,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from mtgsim.errors import InvalidPlayerError
+
 #: Why a player lost, by the code in :attr:`SimResult.loss`.
 LOSS_REASONS = {0: "did not lose", 1: "life", 2: "empty_library", 3: "poison", 4: "conceded", 5: "opponent_won"}
 
@@ -144,6 +146,8 @@ class Tally:
 
     def win_rate(self, player: int) -> tuple[float, float, float]:
         """The player's win rate with a 95% Wilson confidence interval: (rate, low, high)."""
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < len(self.win_turns):
+            raise InvalidPlayerError(f"no player {player!r} in games of {len(self.win_turns)} players")
         return wilson(int(self.win_turns[player].sum()), self.games)
 
     def summary(self, seconds: float) -> dict[str, Any]:
@@ -191,4 +195,5 @@ def wilson(k: int, n: int, z: float = 1.959963984540054) -> tuple[float, float, 
     d = 1 + z * z / n
     c = (p + z * z / (2 * n)) / d
     h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (p, max(0.0, c - h), min(1.0, c + h))
+    # At k = 0 or k = n the bound is exactly the rate (rounding would put it just beside).
+    return (p, 0.0 if k == 0 else max(0.0, c - h), 1.0 if k == n else min(1.0, c + h))
