@@ -13,7 +13,7 @@ use crate::error::{illegal, invalid, Error, Result};
 use crate::event::Event;
 use crate::game::{Game, Progress};
 use crate::mana::ManaSymbol;
-use crate::object::{ObjId, Object, ObjectKind};
+use crate::object::{ObjId, ObjectKind};
 use crate::payment::{solve, solve_with, CostToPay};
 use crate::process::{Frame, Step};
 use crate::rules::{ActivatedAbility, StaticAbility};
@@ -275,22 +275,7 @@ impl Game {
     /// A new object on the stack for an ability of the object in `source_slot` (CR 113.7,
     /// 602.2a, 603.3); `def` is the definition its instructions come from.
     pub(crate) fn put_ability_object(&mut self, controller: u8, def: u32, source_slot: u32, source: ObjId, ability: AbilityRef) -> ObjId {
-        let slot = self.objects.len() as u32;
-        let zone = Zone { kind: ZoneKind::Stack, player: controller };
-        let flags = Object::flags_of(&self.defs[def as usize]);
-        self.objects.push(Object {
-            def,
-            generation: 0,
-            owner: controller,
-            controller,
-            zone,
-            tapped: false,
-            damage: 0,
-            cast: Default::default(),
-            kind: ObjectKind::Ability,
-            flags,
-            entered: 0,
-        });
+        let slot = self.new_object(def, controller, Zone { kind: ZoneKind::Stack, player: controller }, ObjectKind::Ability, false);
         self.stack.push(slot);
         self.stack_items.push(StackItem {
             slot,

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::actions::discard::DiscardMode;
 use crate::actions::search::SearchSpec;
 use crate::casting::CastOptions;
-use crate::error::{illegal, invalid, Error, Result};
+use crate::error::{illegal, invalid, Result};
 use crate::game::{Game, Progress};
 use crate::object::ObjId;
 use crate::policy::Policy;
@@ -176,7 +176,7 @@ impl Game {
                 match work.apply(op) {
                     Ok(Progress::Done(_)) => result.operations += 1,
                     Ok(Progress::Paused) => return Err(illegal("a decision was left unanswered in a batch")),
-                    Err(e) => return Err(batch_error(rep, op, e)),
+                    Err(e) => return Err(e.at(format_args!("repetition {rep}, {op:?}"))),
                 }
             }
             result.repetitions += 1;
@@ -189,14 +189,6 @@ impl Game {
             }
         }
         Ok(result)
-    }
-}
-
-fn batch_error(rep: u64, op: &Op, e: Error) -> Error {
-    match e {
-        Error::InvalidArgument(m) => Error::InvalidArgument(format!("repetition {rep}, {op:?}: {m}")),
-        Error::IllegalAction(m) => Error::IllegalAction(format!("repetition {rep}, {op:?}: {m}")),
-        other => other,
     }
 }
 

@@ -101,6 +101,23 @@ pub enum Error {
 /// The crate's result type: the error is an [`Error`](enum@Error) unless another is given.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
+impl Error {
+    /// The same error, its message saying where it happened first (`"game 3"`, a batch
+    /// repetition): the kind, and so the Python exception class, is kept.
+    pub(crate) fn at(self, place: impl std::fmt::Display) -> Error {
+        let at = |m: String| format!("{place}: {m}");
+        match self {
+            Error::InvalidArgument(m) => Error::InvalidArgument(at(m)),
+            Error::IllegalAction(m) => Error::IllegalAction(at(m)),
+            Error::CannotPay(m) => Error::CannotPay(at(m)),
+            Error::Unscripted(m) => Error::Unscripted(at(m)),
+            Error::DecisionPending(m) => Error::DecisionPending(at(m)),
+            Error::InvalidAnswer { decision, reason } => Error::InvalidAnswer { decision, reason: at(reason) },
+            other => other,
+        }
+    }
+}
+
 pub(crate) fn invalid(msg: impl Into<String>) -> Error {
     Error::InvalidArgument(msg.into())
 }

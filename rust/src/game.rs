@@ -11,7 +11,7 @@ use crate::counters::{validate_kind, Counters};
 use crate::decision::{Answer, Decision};
 use crate::error::{illegal, invalid, Error, Result};
 use crate::event::{Event, EventLog, LossReason};
-use crate::object::{ObjId, Object};
+use crate::object::{ObjId, Object, ObjectKind};
 use crate::payment::ManaPool;
 use crate::policy::{Policy, Seat};
 use crate::process::Frame;
@@ -679,21 +679,7 @@ impl Game {
         let mut slots = Vec::with_capacity(defs.len());
         for def in &defs {
             let def = self.def_index(def);
-            let slot = self.objects.len() as u32;
-            let flags = Object::flags_of(&self.defs[def as usize]);
-            self.objects.push(Object {
-                def,
-                generation: 0,
-                owner,
-                controller: owner,
-                zone,
-                tapped: false,
-                damage: 0,
-                cast: Default::default(),
-                kind: Default::default(),
-                flags,
-                entered: 0,
-            });
+            let slot = self.new_object(def, owner, zone, ObjectKind::default(), false);
             slots.push(slot);
             ids.push(ObjId::new(slot, 0));
         }
@@ -1037,13 +1023,13 @@ impl Game {
         self.players[p as usize].left = true;
         for slot in 0..self.objects.len() as u32 {
             let o = self.objects[slot as usize];
-            if o.kind == crate::object::ObjectKind::Ceased {
+            if o.kind == ObjectKind::Ceased {
                 continue;
             }
             if (o.owner == p || o.controller == p) && o.zone.kind == ZoneKind::Stack {
                 self.take_stack_item(slot);
             }
-            if o.owner == p && o.kind != crate::object::ObjectKind::Card {
+            if o.owner == p && o.kind != ObjectKind::Card {
                 self.cease(slot); // copies, abilities and tokens just stop existing
             } else if o.owner == p && o.zone.kind != ZoneKind::Outside {
                 self.move_slot(slot, ZoneKind::Outside, Position::Top);
@@ -1096,7 +1082,7 @@ impl Game {
 
     pub(crate) fn slot_of(&self, id: ObjId) -> Result<u32> {
         match self.objects.get(id.slot() as usize) {
-            Some(o) if o.generation == id.generation() && o.kind != crate::object::ObjectKind::Ceased => Ok(id.slot()),
+            Some(o) if o.generation == id.generation() && o.kind != ObjectKind::Ceased => Ok(id.slot()),
             _ => Err(Error::NoSuchObject(id.0)),
         }
     }
@@ -1232,7 +1218,7 @@ impl Game {
         if !self.stickers.is_empty() && !to.is_public() {
             self.stickers.retain(|(s, _)| *s != slot); // CR 123.5
         }
-        if self.objects[slot as usize].kind == crate::object::ObjectKind::Token && to != ZoneKind::Battlefield {
+        if self.objects[slot as usize].kind == ObjectKind::Token && to != ZoneKind::Battlefield {
             // CR 111.7, 704.5d: a token that leaves the battlefield ceases to exist (at once,
             // here; nothing in the engine looks at it in between).
             self.cease(slot);
@@ -1249,6 +1235,15 @@ impl Game {
             Position::Bottom => v.insert(0, slot),
         });
         id
+    }
+
+    /// A new object (generation 0, owned and controlled by `owner`) at the end of the object
+    /// table, recorded as in `zone` (the caller puts it into the zone's list). Returns its slot.
+    pub(crate) fn new_object(&mut self, def: u32, owner: u8, zone: Zone, kind: ObjectKind, tapped: bool) -> u32 {
+        let slot = self.objects.len() as u32;
+        let flags = Object::flags_of(&self.defs[def as usize]);
+        self.objects.push(Object { def, generation: 0, owner, controller: owner, zone, tapped, damage: 0, cast: Default::default(), kind, flags, entered: 0 });
+        slot
     }
 
     /// What happens to any permanent as it enters, however it enters (CR 614.1c, 614.12):

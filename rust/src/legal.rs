@@ -572,7 +572,7 @@ impl Batch {
             out.terminated.push(done);
         }
         match failed {
-            Some((i, e)) => Err(in_game(i, e)),
+            Some((i, e)) => Err(e.at(format_args!("game {i}"))),
             None => Ok(out),
         }
     }
@@ -586,24 +586,10 @@ impl Batch {
             let (gl, r) = g.observation_arrays(self.seat, self.space.slots);
             global.extend(gl);
             rows.extend(r);
-            let mask = g.action_mask(&self.space).map_err(|e| in_game(i, e))?;
+            let mask = g.action_mask(&self.space).map_err(|e| e.at(format_args!("game {i}")))?;
             masks.extend(mask.into_iter().map(u8::from));
         }
         Ok((global, rows, masks))
-    }
-}
-
-/// An error from game `i` of a batch, saying so (the kind of error is kept).
-fn in_game(i: usize, e: Error) -> Error {
-    let at = |m: String| format!("game {i}: {m}");
-    match e {
-        Error::InvalidArgument(m) => Error::InvalidArgument(at(m)),
-        Error::IllegalAction(m) => Error::IllegalAction(at(m)),
-        Error::CannotPay(m) => Error::CannotPay(at(m)),
-        Error::Unscripted(m) => Error::Unscripted(at(m)),
-        Error::DecisionPending(m) => Error::DecisionPending(at(m)),
-        Error::InvalidAnswer { decision, reason } => Error::InvalidAnswer { decision, reason: at(reason) },
-        other => other,
     }
 }
 

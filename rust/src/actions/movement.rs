@@ -3,7 +3,7 @@
 use crate::error::{illegal, Result};
 use crate::event::Event;
 use crate::game::Game;
-use crate::object::{ObjId, Object, ObjectKind};
+use crate::object::{ObjId, ObjectKind};
 use crate::zone::{Position, Zone, ZoneKind};
 
 /// How a card enters the battlefield.
@@ -81,22 +81,8 @@ impl Game {
     /// A new card from outside the game, owned by `owner`, put into `zone` (conjure: a real
     /// card, not a token or a copy). Returns it.
     pub(crate) fn conjure(&mut self, def: u32, owner: u8, zone: ZoneKind) -> ObjId {
-        let slot = self.objects.len() as u32;
-        let flags = Object::flags_of(&self.defs[def as usize]);
         let z = Zone { kind: zone, player: owner };
-        self.objects.push(Object {
-            def,
-            generation: 0,
-            owner,
-            controller: owner,
-            zone: z,
-            tapped: false,
-            damage: 0,
-            cast: Default::default(),
-            kind: ObjectKind::Card,
-            flags,
-            entered: 0,
-        });
+        let slot = self.new_object(def, owner, z, ObjectKind::Card, false);
         self.edit_zone(z, |v| v.push(slot));
         let card = ObjId::new(slot, 0);
         self.log.push_with(|| Event::Conjured { player: owner, card });
@@ -106,22 +92,8 @@ impl Game {
     /// Creates a token (CR 111.2) from a definition, under `controller`'s control, on the
     /// battlefield. Returns it.
     pub(crate) fn create_token(&mut self, def: u32, controller: u8, tapped: bool) -> ObjId {
-        let slot = self.objects.len() as u32;
-        let flags = Object::flags_of(&self.defs[def as usize]);
         let zone = Zone { kind: ZoneKind::Battlefield, player: controller };
-        self.objects.push(Object {
-            def,
-            generation: 0,
-            owner: controller,
-            controller,
-            zone,
-            tapped,
-            damage: 0,
-            cast: Default::default(),
-            kind: ObjectKind::Token,
-            flags,
-            entered: 0,
-        });
+        let slot = self.new_object(def, controller, zone, ObjectKind::Token, tapped);
         self.edit_zone(zone, |v| v.push(slot));
         let token = ObjId::new(slot, 0);
         self.log.push_with(|| Event::TokenCreated { player: controller, token });
