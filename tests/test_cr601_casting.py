@@ -543,6 +543,86 @@ def test_flashback_still_lets_the_caster_pay_kicker():  # CR 702.34a, 118.9d, 70
     assert [g.name(c) for c in g.exile()] == ["Test Kicked Flashback Mill"]
 
 
+def cast_action(card: int) -> dict:
+    return {"action": "cast", "card": card}
+
+
+def test_a_flashback_card_in_the_graveyard_is_offered_when_its_flashback_cost_can_be_paid():  # CR 702.34a, 117.1a, 601.2f
+    g = with_libraries(new_game())
+    g.add_cards(0, "battlefield", ["Mountain"] * 2)
+    (looting,) = g.add_cards(0, "graveyard", ["Faithless Looting"])
+    (bolt,) = g.add_cards(0, "graveyard", ["Lightning Bolt"])  # no flashback, no permission
+    (theirs,) = g.add_cards(1, "graveyard", ["Faithless Looting"])
+    assert g.cost_of(looting) == ("{2}{R}", False)  # costed for flashback, not for {R}
+    assert cast_action(looting) not in g.priority_actions()  # two Mountains can't pay {2}{R}
+    g.add_cards(0, "battlefield", ["Mountain"])
+    assert g.cost_of(looting) == ("{2}{R}", True)
+    actions = g.priority_actions()
+    assert cast_action(looting) in actions
+    assert cast_action(bolt) not in actions and cast_action(theirs) not in actions  # only their own graveyard
+    g.advance_to("begin_combat")
+    assert g.priority_actions() == [{"action": "pass"}]  # a sorcery keeps sorcery timing (307.1)
+
+
+def test_taking_the_cast_action_of_a_flashback_card_casts_it_with_flashback():  # CR 702.34a, 117.1a
+    g = with_libraries(new_game())
+    mountains = g.add_cards(0, "battlefield", ["Mountain"] * 3)
+    add_hand(g, 0, ["Island", "Island"])
+    (looting,) = g.add_cards(0, "graveyard", ["Faithless Looting"])
+    g.play()
+    assert g.pending.purpose == "priority" and cast_action(looting) in g.pending.options
+    g.answer(g.pending.options.index(cast_action(looting)))
+    (spell,) = g.stack()
+    assert g.cast_info(spell)["flashback"] is True and all(g.object(m).tapped for m in mountains)
+    g.resolve_top()
+    g.answer(g.pending.options[:2])
+    assert [g.name(c) for c in g.exile()] == ["Faithless Looting"]
+
+
+def test_the_goldfish_player_flashes_back_a_spell_it_can_pay_for():  # CR 702.34a; goldfish casts what it can
+    g = with_libraries(new_game(manual=False))
+    g.set_policy(0, "goldfish")
+    g.set_policy(1, "goldfish")
+    g.add_cards(0, "battlefield", ["Mountain"] * 3)
+    g.add_cards(0, "graveyard", ["Faithless Looting"])
+    g.play(until="end_of_turn")
+    assert [g.name(c) for c in g.exile()] == ["Faithless Looting"]
+    assert g.stats(0)["spells"] == 1
+
+
+CYCLING_FLASHBACK = {
+    "name": "Test Cycling Flashback Mill",
+    "mana_cost": "{U}",
+    "type_line": "Sorcery",
+    "oracle_text": "Target player mills two cards.\nFlashback {3}{U}\nCycling {2}",
+    "rules": {
+        "flashback": "{3}{U}",
+        "targets": [{"kind": "player"}],
+        "spell": [{"mill": {"who": {"target": 0}, "count": 2}}],
+        "activated": [{"cost": {"mana": "{2}", "discard_self": True}, "effects": [{"draw": {"count": 1}}], "zone": "hand", "cycling": True}],
+    },
+}
+
+
+def test_a_permission_to_cast_from_the_graveyard_is_used_before_flashback():  # CR 601.2a, 601.2b, 702.34a (custom card: none built in has both)
+    g = with_libraries(new_game(), 10)
+    (card,) = g.add_cards(0, "graveyard", ["Stabilizer"])
+    g.add_cards(0, "battlefield", ["Abandoned Sarcophagus", "Island"])
+    g = redefine(g, "Stabilizer", CYCLING_FLASHBACK)
+    assert g.cost_of(card) == ("{U}", True)  # the permission: its mana cost, which one Island pays
+    g.play()
+    assert cast_action(card) in g.pending.options
+    g.answer(g.pending.options.index(cast_action(card)))
+    g.answer([{"player": 1}])
+    (spell,) = g.stack()
+    assert g.cast_info(spell)["flashback"] is False
+    g.resolve_top()
+    assert len(g.library(1)) == 8
+    # Cast for its mana cost, it isn't exiled by flashback; the Sarcophagus exiles it as a card
+    # with cycling that wasn't cycled.
+    assert [g.name(c) for c in g.exile()] == ["Test Cycling Flashback Mill"]
+
+
 # ----- X (custom card: no built-in card has {X}) -------------------------------------------------------------
 
 

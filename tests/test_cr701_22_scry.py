@@ -204,3 +204,32 @@ def test_scry_rejects_a_negative_amount():  # CR 733
     five_card_library(g, 0)
     with rejected(g, mtgsim.InvalidArgumentError):
         g.scry(0, -1)
+
+
+EACH_SCRIES_HALF = {
+    "name": "Test Each Player Scries Half",
+    "mana_cost": "{U}",
+    "type_line": "Sorcery",
+    "oracle_text": "Each player scries X, where X is half the number of cards in their library, rounded up.",
+    "rules": {"spell": [{"scry": {"who": "each_player", "count": "half_library_rounded_up"}}]},
+}
+
+
+def test_each_player_scries_their_own_amount_and_one_told_to_scry_0_does_not_scry():  # CR 701.22c, 701.22b, 101.4 (custom card)
+    from conftest import add_hand, redefine
+
+    g = new_game(3)
+    libs = [g.add_cards(0, "library", ["Island"] * 4), g.add_cards(1, "library", ["Swamp"]), []]
+    g.add_cards(0, "battlefield", ["Island"])
+    (card,) = add_hand(g, 0, ["Stabilizer"])
+    g = redefine(g, "Stabilizer", EACH_SCRIES_HALF)
+    g.cast(card)
+    g.resolve_top()
+    assert (g.pending.player, g.pending.cards) == (0, libs[0][:2])  # half of 4
+    g.answer(([], libs[0][:2]))
+    assert (g.pending.player, g.pending.cards) == (1, libs[1][:1])  # half of 1, rounded up
+    g.answer((libs[1][:1], []))
+    assert g.pending is None
+    scried = [e for e in g.events if e["kind"] == "scried"]
+    assert [(e["player"], e["amount"]) for e in scried] == [(0, 2), (1, 1)]  # player 2 scried 0: no scry (701.22b)
+    assert g.library(0) == libs[0][2:] + libs[0][:2]

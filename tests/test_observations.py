@@ -826,6 +826,20 @@ def test_a_scry_hides_where_a_publicly_known_card_went():  # CR 701.22a, 400.2
     assert seen(g, 1, 0)[1] == []
 
 
+@pytest.mark.parametrize("where", ["top", "bottom"])
+def test_a_publicly_known_card_scried_alone_stays_known_to_everyone(where):  # CR 701.22a, 400.2
+    g = new_game()
+    g.add_cards(0, "library", ["Island", "Swamp", "Forest", "Plains"])
+    (giant,) = g.add_cards(0, "graveyard", ["Hill Giant"])
+    giant = g.move(giant, "library", position="top")  # everyone saw it go on top
+    g.scry(0, 1)
+    # While player 0 looks at it, it is still where everyone saw it go.
+    assert seen(g, 1, 0)[1] == [(0, "Hill Giant")]
+    g.answer(([giant], []) if where == "top" else ([], [giant]))
+    # One card: everyone sees whether it went to the top or the bottom.
+    assert seen(g, 1, 0)[1] == [(0 if where == "top" else 4, "Hill Giant")]
+
+
 # ----- 5. milling, and cards moved into hidden zones from public ones -------------------------------------------
 
 

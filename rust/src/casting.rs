@@ -624,7 +624,9 @@ impl CastProc {
 impl Game {
     /// The total cost of casting `card` now with these kicks and X (CR 601.2f), and whether
     /// `p`'s untapped sources and pool could pay it — without casting anything. For a spree
-    /// spell it includes its cheapest mode's cost, since at least one mode must be chosen.
+    /// spell it includes its cheapest mode's cost, since at least one mode must be chosen. A
+    /// graveyard card with flashback is costed for its flashback cost, unless a permission lets
+    /// it be cast from there for its mana cost.
     pub fn cost_of(&self, card: ObjId, kicks: &[u32], x: u32) -> Result<(Vec<ManaSymbol>, bool)> {
         let (p, cost) = self.total_cost_of(card, kicks, x)?;
         let payable = self.can_pay_mana(p, &cost, None);
@@ -641,7 +643,8 @@ impl Game {
         if kicks.len() > count {
             return Err(invalid(format!("{} has {count} kicker abilities here, not {}", def.name, kicks.len())));
         }
-        let mut symbols = total_cost(def.mana_cost.symbols(), def.rules.kicker.iter().chain(&granted), kicks, x, up, down);
+        let base = if self.casts_with_flashback(slot) { BaseCost::Flashback } else { BaseCost::ManaCost };
+        let mut symbols = total_cost(base.symbols(def), def.rules.kicker.iter().chain(&granted), kicks, x, up, down);
         // A spree spell needs at least one mode, and so its additional cost: the cheapest
         // (CR 702.172a).
         if def.rules.choose.is_some_and(|[min, _]| min > 0) {
@@ -652,6 +655,15 @@ impl Game {
             }
         }
         Ok((p, CostToPay { symbols, x: 0, life_available: self.players[p as usize].life as i64 }))
+    }
+
+    /// Whether the card in `slot`, cast as a priority action, is cast with flashback (CR
+    /// 702.34a): it is in its owner's graveyard, has flashback, and no permission lets it be
+    /// cast from there for its mana cost (a permission, when one applies, is used instead;
+    /// [`Game::cast`] with `flashback` chooses explicitly).
+    pub(crate) fn casts_with_flashback(&self, slot: u32) -> bool {
+        let o = &self.objects[slot as usize];
+        o.zone.kind == ZoneKind::Graveyard && o.flags & crate::object::Object::FLASHBACK != 0 && !self.may_cast_from_graveyard(o.owner, self.def_of_slot(slot))
     }
 
     /// Whether the spell or permanent was kicked (CR 702.33d), and how: Ertai's Trickery and

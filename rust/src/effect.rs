@@ -308,9 +308,9 @@ impl EffectProc {
                 Some(Pending::Ask(Decision { player: controller, purpose: Purpose::PutFromMilled, choice: Choice::Cards { options, min: 0, max: *count } }))
             }
             Effect::Scry { who, count } => {
-                let players = self.players(g, who);
-                let n = players.first().map_or(0, |&p| self.amount(g, count, p));
-                g.scry_frame(players.to_vec(), n).map(Pending::Frame)
+                // Each amount is read for its player before anyone looks (CR 701.22c).
+                let scries = self.players(g, who).iter().map(|&p| (p, self.amount(g, count, p))).collect();
+                g.scry_frame(scries).map(Pending::Frame)
             }
             Effect::Discard { who, count, random } => {
                 let mode = if *random { DiscardMode::Random } else { DiscardMode::Choose };

@@ -98,6 +98,8 @@ impl Object {
     /// Has activated abilities other than mana abilities (CR 602): players look over their
     /// hands and permanents for these when they could activate one.
     pub const ACTIVATED: u16 = 512;
+    /// Has flashback (CR 702.34): players look over their graveyards for these.
+    pub const FLASHBACK: u16 = 1024;
 
     /// The [`Object::flags`] bits for an object with the printed characteristics of `def`.
     pub fn flags_of(def: &crate::card::CardDef) -> u16 {
@@ -132,6 +134,9 @@ impl Object {
         }
         if !def.rules.activated.is_empty() {
             f |= Object::ACTIVATED;
+        }
+        if def.rules.flashback.is_some() {
+            f |= Object::FLASHBACK;
         }
         f
     }

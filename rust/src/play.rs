@@ -4,7 +4,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::card::CardType;
 use crate::casting::CastOptions;
 use crate::decision::{Answer, Choice, Decision, Purpose};
 use crate::error::{invalid, Result};
@@ -24,8 +23,8 @@ pub enum PriorityAction {
         /// The land card in the player's hand.
         card: ObjId,
     },
-    /// Cast this spell from hand, or from the graveyard where a permission allows (CR 601);
-    /// its own choices follow as decisions.
+    /// Cast this spell from hand, or from the graveyard with flashback or where a permission
+    /// allows (CR 601, 702.34); its own choices follow as decisions.
     Cast {
         /// The card to cast, in the player's hand or graveyard.
         card: ObjId,
@@ -152,8 +151,10 @@ impl PriorityProc {
 
 impl Game {
     /// The actions the player with priority can take now: pass first, then the lands they may
-    /// play, then the spells they may cast and can pay for (unkicked) from their hand and, with
-    /// a permission, their graveyard, then the activated abilities they could activate.
+    /// play, then the spells they may cast and can pay for (unkicked) from their hand, then
+    /// those from their graveyard (with flashback, or by a permission), then the activated
+    /// abilities they could activate. Casting a graveyard card uses a permission when one
+    /// applies and flashback otherwise.
     pub fn priority_actions(&self, p: u8) -> Vec<PriorityAction> {
         let mut out = vec![PriorityAction::Pass];
         self.visit_priority_actions(p, Some(&|_| true), |a| {
@@ -198,19 +199,18 @@ impl Game {
                 return;
             }
         }
-        // Cards a permission lets them cast from their graveyard.
-        if self.statics().any(|(_, st)| matches!(st, crate::rules::StaticAbility::CastFromGraveyard { .. })) {
-            for &slot in &self.players[p as usize].graveyard {
-                let def = self.def_of_slot(slot);
-                let fast = def.is(CardType::Instant) || def.rules.flash;
-                if !def.is(CardType::Land)
-                    && (fast || sorcery_time)
-                    && self.may_cast_from_graveyard(p, def)
-                    && self.could_cast(p, slot, None)
-                    && visit(PriorityAction::Cast { card: self.id_of(slot) })
-                {
-                    return;
-                }
+        // Cards they may cast from their graveyard: with flashback, or by a permission.
+        let permission = self.statics().any(|(_, st)| matches!(st, crate::rules::StaticAbility::CastFromGraveyard { .. }));
+        for &slot in &self.players[p as usize].graveyard {
+            let f = flags(slot);
+            if f & Object::LAND != 0 || !(sorcery_time || f & Object::FAST != 0) || !(f & Object::FLASHBACK != 0 || permission) {
+                continue;
+            }
+            if (f & Object::FLASHBACK != 0 || self.may_cast_from_graveyard(p, self.def_of_slot(slot)))
+                && self.could_cast(p, slot, None)
+                && visit(PriorityAction::Cast { card: self.id_of(slot) })
+            {
+                return;
             }
         }
         // Activated abilities they could begin and pay for: cycling in hand, permanents'.
@@ -259,7 +259,10 @@ impl Game {
         match action {
             PriorityAction::Pass => self.pass_inner(),
             PriorityAction::PlayLand { card } => self.play_land_inner(card).map(|_| None),
-            PriorityAction::Cast { card } => self.cast_frame(card, CastOptions::default()).map(Some),
+            PriorityAction::Cast { card } => {
+                let flashback = self.slot_of(card).is_ok_and(|slot| self.casts_with_flashback(slot));
+                self.cast_frame(card, CastOptions { flashback, ..Default::default() }).map(Some)
+            }
             PriorityAction::Activate { source, index } => self.activate_frame(source, index as usize, Default::default()).map(Some),
         }
     }

@@ -195,7 +195,7 @@ pub enum Effect {
         /// Who scries (default: you).
         #[serde(default)]
         who: Who,
-        /// N, read for the first player named and used for each.
+        /// N, read for each scrying player.
         count: Amount,
     },
     /// "Discard N cards" (CR 701.9): the player chooses which, unless `random`.

@@ -6,13 +6,15 @@ use crate::decision::{Answer, Choice, Decision, Purpose};
 use crate::error::Result;
 use crate::event::Event;
 use crate::game::{check_count, Game, Progress};
+use crate::object::ObjId;
 use crate::process::{Frame, Step};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct ScryProc {
-    /// The scrying players in APNAP order.
+    /// The scrying players in APNAP order ...
     players: Vec<u8>,
-    amount: u32,
+    /// ... and how many cards each scries (none scries 0, CR 701.22b).
+    amounts: Vec<u32>,
     /// Answers so far, one per player in `players` order: (top, bottom) slots, top first.
     piles: Vec<(Vec<u32>, Vec<u32>)>,
     asked: bool,
@@ -34,19 +36,21 @@ impl Game {
         if amount == 0 {
             return Ok(Progress::Done(Vec::new()));
         }
-        match self.scry_frame(players, amount) {
+        match self.scry_frame(players.into_iter().map(|p| (p, amount)).collect()) {
             Some(frame) => self.perform(frame),
             None => Ok(Progress::Done(Vec::new())),
         }
     }
 
-    /// The scry as a frame for effects; `None` for scry 0, which is no scry (CR 701.22b).
-    pub(crate) fn scry_frame(&self, players: Vec<u8>, amount: u32) -> Option<Frame> {
-        if amount == 0 || players.is_empty() {
+    /// The scry of each (player, amount), in APNAP order, as a frame for effects. A player
+    /// told to scry 0 doesn't scry at all (CR 701.22b); `None` if nobody scries.
+    pub(crate) fn scry_frame(&self, scries: Vec<(u8, u32)>) -> Option<Frame> {
+        let (players, amounts): (Vec<u8>, Vec<u32>) = scries.into_iter().filter(|&(_, n)| n > 0).unzip();
+        if players.is_empty() {
             return None;
         }
         let piles = Vec::with_capacity(players.len());
-        Some(Frame::Scry(ScryProc { players, amount, piles, asked: false }))
+        Some(Frame::Scry(ScryProc { players, amounts, piles, asked: false }))
     }
 }
 
@@ -67,9 +71,9 @@ impl ScryProc {
             // Libraries don't change until everyone has decided, so looking now is looking
             // at the same time.
             let lib = &g.players[p as usize].library;
-            let k = (self.amount as usize).min(lib.len());
+            let k = (self.amounts[self.piles.len()] as usize).min(lib.len());
             let cards: Vec<_> = lib[lib.len() - k..].iter().rev().map(|&s| g.id_of(s)).collect();
-            g.learn(p, &cards); // the scrying player looks at them (CR 701.22a)
+            g.show_to(p, &cards); // the scrying player looks at them (CR 701.22a); others still know what they knew
             self.asked = true;
             let d = Decision { player: p, purpose: Purpose::Scry, choice: Choice::Scry { cards } };
             return Step::Ask(Frame::Scry(self), d);
@@ -78,19 +82,25 @@ impl ScryProc {
             if g.players[p as usize].lost.is_some() {
                 continue;
             }
-            let lib = &mut g.players[p as usize].library;
             let looked = top.len() + bottom.len();
+            if looked > 1 {
+                // Rearranged: only the scrier can tell which card is which now. A single card
+                // is followed by everyone to the top or bottom.
+                let cards: Vec<ObjId> = top.iter().chain(bottom).map(|&s| g.id_of(s)).collect();
+                g.learn(p, &cards);
+            }
+            let lib = &mut g.players[p as usize].library;
             lib.truncate(lib.len() - looked);
             // Stored bottom first: the bottom pile's last card goes lowest, the top pile's
             // first card highest.
             lib.splice(0..0, bottom.iter().rev().copied());
             lib.extend(top.iter().rev());
         }
-        for (&p, (top, bottom)) in self.players.iter().zip(&self.piles) {
+        for ((&p, &amount), (top, bottom)) in self.players.iter().zip(&self.amounts).zip(&self.piles) {
             if g.players[p as usize].lost.is_some() {
                 continue;
             }
-            let (amount, looked, to_bottom) = (self.amount, (top.len() + bottom.len()) as u32, bottom.len() as u32);
+            let (looked, to_bottom) = ((top.len() + bottom.len()) as u32, bottom.len() as u32);
             g.log.push_with(|| Event::Scried { player: p, amount, looked, to_bottom });
             g.fire(crate::trigger::TriggerEvent::Scried { player: p }); // "whenever you scry"
         }
