@@ -379,6 +379,8 @@ def test_veteran_explorer_each_player_may_search_active_player_first():  # CR 10
     g.answer([lib0[0], lib0[2]])
     d = g.pending
     assert (d.player, d.kind, d.purpose) == (1, "yes_no", "may_search")  # then player 1
+    # They search at the same time (CR 701.23i): nothing has moved while player 1 decides.
+    assert g.library(0) == lib0 and of_kind(g, "searched") == []
     g.answer(True)
     d = g.pending
     assert (d.player, d.purpose, d.max, sorted(d.options)) == (1, "search", 2, sorted(lib1[:1] + lib1[2:]))  # not the Bolt
@@ -387,6 +389,9 @@ def test_veteran_explorer_each_player_may_search_active_player_first():  # CR 10
     assert sorted(names(g, [p for p in g.battlefield() if g.object(p).controller == 1])) == ["Mountain", "Ruin Crab", "Swamp"]
     assert [e["player"] for e in of_kind(g, "searched")] == [0, 1]
     assert [e["player"] for e in of_kind(g, "shuffled")] == [0, 1]
+    # Then the four lands move together, then both libraries are shuffled.
+    moves = [e["kind"] for e in g.events if e["kind"] in ("searched", "moved", "shuffled")]
+    assert moves == ["searched", "searched", "moved", "moved", "moved", "moved", "shuffled", "shuffled"]
     # Player 1's two lands entering trigger their Ruin Crab twice, at once: player 1 orders them.
     d = g.pending
     assert (d.player, d.purpose, len(d.options)) == (1, "order_triggers", 2)

@@ -863,13 +863,17 @@ def fauna_shaman_game():
 
 def test_a_creature_card_discarded_into_the_library_cannot_pay_fauna_shamans_cost():  # CR 701.9c, 733
     g, shaman, bears = fauna_shaman_game()
+    assert g.activate(shaman, 0) is None  # {G}, {T}, Discard a creature card
+    d = g.pending
+    assert (d.player, d.kind, d.purpose, d.min, d.max) == (0, "choose_cards", "discard_to_library", 0, 1)
+    # Into a hidden zone it is no longer "a creature card": the answer is refused, nothing of
+    # the activation has happened, and the decision is still waiting.
     with untouched(g, mtgsim.IllegalActionError, match="701.9c"):
-        assert g.activate(shaman, 0) is None  # {G}, {T}, Discard a creature card
-        d = g.pending
-        assert (d.player, d.kind, d.purpose, d.min, d.max) == (0, "choose_cards", "discard_to_library", 0, 1)
-        g.answer(True)  # into a hidden zone: no longer "a creature card"; the whole activation is undone
-    assert g.pending is None and g.stack() == [] and bears in g.hand(0)
+        g.answer(True)
+    assert g.pending == d and g.stack() == [] and bears in g.hand(0)
     assert not g.object(shaman).tapped
+    (ab,) = g.answer(False)  # into the graveyard it pays
+    assert g.stack() == [ab] and g.object(shaman).tapped
 
 
 def test_fauna_shamans_cost_paid_into_the_graveyard_under_the_variant_is_fine():  # CR 701.9c, 602.2h

@@ -77,3 +77,23 @@ def test_a_wrong_modes_answer_keeps_the_decision() -> None:  # CR 733
     assert g.pending is not None and g.pending.kind == "modes"
     g.cancel()
     assert g.pending is None and surprise in g.hand(0) and tapped(g) == 0
+
+
+@pytest.mark.parametrize("via_take", [False, True])
+def test_modes_whose_costs_cant_be_paid_are_refused_and_the_decision_stays(via_take: bool) -> None:  # CR 601.2b, 601.2h, 733
+    g, surprise, _ = surprise_game()
+    for forest in g.battlefield()[4:]:
+        g.move(forest, "graveyard")  # four Forests: {G} + {2} + {4}{G} is too much
+    assert g.cast(surprise) is None
+    if via_take:
+        g.take(g.legal_actions()[0])  # mode 1 (index 0), then mode 2
+        g.take(next(a for a in g.legal_actions() if a.text == "choose mode 2"))
+        assert len(g.selection) == 2
+    with rejected(g, errors.CannotPayError):
+        if via_take:
+            g.take(next(a for a in g.legal_actions() if a.kind == "done"))
+        else:
+            g.answer([0, 1])
+    assert g.pending.purpose == "modes" and g.stack() == [] and len(g.selection) == (2 if via_take else 0)
+    (spell,) = g.answer([0])  # a choice they can pay for
+    assert g.cast_info(spell)["modes"] == [0] and tapped(g) == 3

@@ -616,7 +616,10 @@ class Game:
     def pending(self) -> Decision | None: ...
     def answer(self, answer: _Answer) -> list[int] | None:
         """Answers the pending decision. Returns the finished action's result, or None if it
-        stopped again. A wrong answer raises InvalidAnswerError and changes nothing."""
+        stopped again. A wrong answer raises InvalidAnswerError and changes nothing. An
+        answer the action can't go on with (spree modes whose costs can't be paid, a discard
+        that can't pay its cost) raises the error that stops it and also changes nothing: the
+        decision is still pending, to answer again (or ``cancel`` a cast)."""
     def replay(self) -> dict[str, Any]:
         """The replay of a game made with ``from_decks``: ``{"format": "mtgsim-replay/1",
         "decks", "seed", "setup", "answers": [{"player", "answer"}, ...]}`` — every decision's

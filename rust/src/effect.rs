@@ -325,16 +325,11 @@ impl EffectProc {
                 Some(Pending::Frame(g.discard_frame(first, n, mode)))
             }
             Effect::Search { who, filter, count, to, reveal, shuffle, optional } => {
+                // "Each player may search": they look at the same time, decide in APNAP
+                // order, then the found cards move together (CR 701.23i).
                 let players = self.players(g, who);
-                // "Each player may search": each in turn, the active player's first.
-                for &p in players.iter().skip(1).rev() {
-                    let spec = SearchSpec { filter: filter.shared(), max: *count, to: *to, reveal: *reveal, shuffle: *shuffle, optional: *optional };
-                    let f = g.search_frame(p, p, spec);
-                    g.frames.push(f);
-                }
-                let p = *players.first()?;
                 let spec = SearchSpec { filter: filter.shared(), max: *count, to: *to, reveal: *reveal, shuffle: *shuffle, optional: *optional };
-                Some(Pending::Frame(g.search_frame(p, p, spec)))
+                g.search_each_frame(&players, spec).map(Pending::Frame)
             }
             Effect::Shuffle { who } => {
                 for p in self.players(g, who) {

@@ -854,7 +854,8 @@ impl Game {
     }
 
     /// Answers the pending decision and carries on. A wrong answer is an error and changes
-    /// nothing; the decision stays pending.
+    /// nothing; the decision stays pending. So does an answer the action then fails with
+    /// (modes whose costs can't be paid): the player answers again, or cancels a cast.
     pub fn answer(&mut self, answer: Answer) -> Result<Progress> {
         let decision = self.pending.as_ref().ok_or(Error::NoDecisionPending)?;
         let answer = decision.coerce(answer);
@@ -863,6 +864,10 @@ impl Game {
             self.check_payment(cards).unwrap_or(Ok(()))?;
         }
         let player = decision.player;
+        // An answer that lets the action go on to fail (modes whose costs can't be paid) is
+        // refused: the action is back where it was, waiting for this decision (CR 733). Without
+        // a snapshot only the work in progress changed before the failure, so keep that.
+        let waiting = (!self.needs_snapshot()).then(|| (self.frames.clone(), self.pending.clone(), self.partial.clone()));
         self.undoable(|g| {
             if g.log.recording {
                 Arc::make_mut(&mut g.history).push((player, answer.clone()));
@@ -871,6 +876,11 @@ impl Game {
             g.partial.clear();
             g.answer = Some(answer);
             g.run()
+        })
+        .inspect_err(|_| {
+            if let Some((frames, pending, partial)) = waiting {
+                (self.frames, self.pending, self.partial) = (frames, pending, partial);
+            }
         })
     }
 

@@ -188,7 +188,7 @@ impl DiscardCost {
             self.hidden = !cards.is_empty();
             if self.hidden && !f.is_any() {
                 return Err(illegal(format!(
-                    "the discarded card would go to a hidden zone, where it has no characteristics, so it can't pay \"discard a {}\" for {what} (CR 701.9c); the action is undone",
+                    "the discarded card would go to a hidden zone, where it has no characteristics, so it can't pay \"discard a {}\" for {what} (CR 701.9c)",
                     f.card_phrase()
                 )));
             }

@@ -68,6 +68,21 @@ pub(crate) struct SearchProc {
     library: u8,
     spec: SearchSpec,
     stage: Stage,
+    /// Other players searching their own libraries at the same time (CR 701.23i); boxed, as
+    /// most searches are one player's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    together: Option<Box<Together>>,
+}
+
+/// Players searching at the same time: they decide in APNAP order, then everything found
+/// moves (CR 701.23i).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+struct Together {
+    /// The players who decide after the current searcher, in APNAP order.
+    next: Vec<u8>,
+    /// What the players before them decided: (searcher, found cards), or `None` for one who
+    /// chose not to search. Nothing moves until everyone has decided.
+    decided: Vec<(u8, Option<Vec<ObjId>>)>,
 }
 
 impl Game {
@@ -88,14 +103,23 @@ impl Game {
     }
 
     pub(crate) fn search_frame(&self, searcher: u8, library: u8, spec: SearchSpec) -> Frame {
-        Frame::Search(SearchProc { searcher, library, spec, stage: Stage::Start })
+        Frame::Search(SearchProc { searcher, library, spec, stage: Stage::Start, together: None })
+    }
+
+    /// Each of `players` (in APNAP order) searches their own library at the same time: they
+    /// look together, decide in APNAP order, then the found cards move together and each
+    /// library is shuffled (CR 701.23i). `None` for nobody.
+    pub(crate) fn search_each_frame(&self, players: &[u8], spec: SearchSpec) -> Option<Frame> {
+        let (&first, rest) = players.split_first()?;
+        let together = (!rest.is_empty()).then(|| Box::new(Together { next: rest.to_vec(), decided: Vec::new() }));
+        Some(Frame::Search(SearchProc { searcher: first, library: first, spec, stage: Stage::Start, together }))
     }
 }
 
 impl SearchProc {
     pub(crate) fn step(mut self, g: &mut Game) -> Step {
         if g.players[self.searcher as usize].lost.is_some() || g.players[self.library as usize].lost.is_some() {
-            return Step::Done; // a player it needs left the game (CR 800.4a)
+            return self.decided(g, None); // a player it needs left the game (CR 800.4a)
         }
         match self.stage {
             Stage::Start if self.spec.optional => {
@@ -106,17 +130,53 @@ impl SearchProc {
             Stage::AskedWhetherToSearch => {
                 let Answer::YesNo { yes } = g.take_answer() else { unreachable!("validated against a yes/no decision") };
                 if !yes {
-                    return Step::Done;
+                    return self.decided(g, None);
                 }
                 self.ask_which(g)
             }
             Stage::Start => self.ask_which(g),
             Stage::AskedWhichCards => {
                 let Answer::Cards { cards } = g.take_answer() else { unreachable!("validated against a Cards decision") };
-                self.finish(g, &cards);
-                Step::Done
+                self.decided(g, Some(cards))
             }
         }
+    }
+
+    /// The searcher has decided (`None`: didn't search). The next player searching at the
+    /// same time decides; after the last, everything found moves (CR 701.23i).
+    fn decided(mut self, g: &mut Game, found: Option<Vec<ObjId>>) -> Step {
+        let Some(together) = self.together.as_mut() else {
+            if let Some(found) = found {
+                self.finish(g, &found);
+            }
+            return Step::Done;
+        };
+        together.decided.push((self.searcher, found));
+        if !together.next.is_empty() {
+            let p = together.next.remove(0);
+            (self.searcher, self.library, self.stage) = (p, p, Stage::Start);
+            return self.step(g);
+        }
+        let decided = std::mem::take(&mut together.decided);
+        for (p, found) in &decided {
+            if let Some(found) = found {
+                self.log_found(g, *p, *p, found);
+            }
+        }
+        for (p, found) in &decided {
+            if let Some(found) = found {
+                (self.searcher, self.library) = (*p, *p);
+                self.put(g, found);
+            }
+        }
+        if self.spec.shuffle && self.spec.to != Destination::LibraryTop {
+            for (p, found) in &decided {
+                if found.is_some() && g.players[*p as usize].lost.is_none() {
+                    g.shuffle_library(*p);
+                }
+            }
+        }
+        Step::Done
     }
 
     fn ask_which(mut self, g: &mut Game) -> Step {
@@ -148,16 +208,28 @@ impl SearchProc {
         let max = self.spec.max.min(options.len() as u32);
         let min = if self.spec.filter.is_any() { max } else { 0 };
         if first_only {
-            self.finish(g, &options);
-            return Step::Done;
+            if self.together.is_none() {
+                self.finish(g, &options); // alone: no list of decisions to keep
+                return Step::Done;
+            }
+            return self.decided(g, Some(options.into_vec()));
         }
         self.stage = Stage::AskedWhichCards;
         let d = Decision { player: self.searcher, purpose: Purpose::Search, choice: Choice::Cards { options: options.into_vec(), min, max } };
         Step::Ask(Frame::Search(self), d)
     }
 
-    fn finish(self, g: &mut Game, found: &[ObjId]) {
-        let (searcher, owner) = (self.searcher, self.library);
+    /// A search alone: the found cards are logged, move, and the library is shuffled.
+    fn finish(&self, g: &mut Game, found: &[ObjId]) {
+        self.log_found(g, self.searcher, self.library, found);
+        self.put(g, found);
+        if self.spec.shuffle && self.spec.to != Destination::LibraryTop {
+            g.shuffle_library(self.library);
+        }
+    }
+
+    /// The search is logged; the searcher, or everyone if they are revealed, knows the cards.
+    fn log_found(&self, g: &mut Game, searcher: u8, owner: u8, found: &[ObjId]) {
         g.log.push_with(|| Event::Searched { player: searcher, library: owner, found: found.to_vec() });
         if !self.spec.reveal {
             g.learn(searcher, found); // only the searcher sees what they took
@@ -166,6 +238,12 @@ impl SearchProc {
             g.reveal_to_all(found);
             g.log.push_with(|| Event::Revealed { player: searcher, cards: found.to_vec() });
         }
+    }
+
+    /// The found cards go where the instruction says (on top of the library, after its
+    /// shuffle, for `LibraryTop`).
+    fn put(&self, g: &mut Game, found: &[ObjId]) {
+        let (searcher, owner) = (self.searcher, self.library);
         let to = match self.spec.to {
             Destination::LibraryTop => {
                 // CR 701.24b: shuffle everything else, then the found cards go on top, the
@@ -196,16 +274,13 @@ impl SearchProc {
             if let Destination::Battlefield { tapped } = self.spec.to {
                 // Under the searcher's control, even from another player's library (CR 110.2a).
                 let o = &mut g.objects[slot as usize];
-                o.controller = self.searcher;
+                o.controller = searcher;
                 o.tapped |= tapped;
                 g.entered_battlefield(slot);
             }
             let to_zone = g.objects[slot as usize].zone;
             g.log.push_with(|| Event::Moved { from_id, card, from, to: to_zone });
             g.output.push(card);
-        }
-        if self.spec.shuffle {
-            g.shuffle_library(owner);
         }
     }
 }
