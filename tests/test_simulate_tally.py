@@ -166,3 +166,18 @@ def test_win_rate_of_a_player_not_in_the_games_is_an_error() -> None:
         with pytest.raises(mtgsim.InvalidPlayerError):
             r.win_rate(bad)
     assert 0.0 <= r.win_rate(1)[0] <= 1.0
+
+
+def test_results_compare_equal_by_their_games_not_their_timing() -> None:  # SimResult docs
+    a = mtgsim.simulate(games=600, seed=5, chunk=200, record=["library_empty:1"])
+    b = mtgsim.simulate(games=600, seed=5, chunk=300, workers=1, record=["library_empty:1"])
+    assert a == b  # the same games, whatever the chunks and threads (and however long they took)
+    slices = mtgsim.simulate(games=250, seed=5, record=["library_empty:1"]).concat(mtgsim.simulate(games=350, seed=5, start=250, record=["library_empty:1"]))
+    assert slices == a  # concatenated tallies count the same (their histograms may differ in trailing zeros)
+    assert a != mtgsim.simulate(games=600, seed=6, record=["library_empty:1"])
+    assert a != mtgsim.simulate(games=600, seed=5)  # nothing recorded
+    summary_only = mtgsim.simulate(games=600, seed=5, keep_games=False, record=["library_empty:1"])
+    assert summary_only != a and summary_only == mtgsim.simulate(games=600, seed=5, chunk=100, keep_games=False, record=["library_empty:1"])
+    assert a != "a result" and a.tally != 3
+    with pytest.raises(TypeError):
+        hash(a)  # mutable numpy columns: not hashable

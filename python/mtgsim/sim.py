@@ -78,9 +78,12 @@ _COLUMNS = ("winner", "finished", "turns", "loss", "life", "library", "graveyard
 _PER_GAME = ("winner", "finished", "turns", "stopped")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SimResult:
-    """One entry per game (per-player columns are ``games x players``): numpy arrays."""
+    """One entry per game (per-player columns are ``games x players``): numpy arrays.
+
+    Two results are equal when they hold the same games with the same results: the run's
+    parameters, every column (type, shape and values) and the tally, but not ``seconds``."""
 
     players: int
     seed: int
@@ -122,6 +125,17 @@ class SimResult:
             t = Tally(self.players, self.stop, self.record)
             t.add({name: getattr(self, name) for name in _COLUMNS})
             object.__setattr__(self, "tally", t)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SimResult):
+            return NotImplemented
+        if (self.players, self.seed, self.start, self.stop, self.record, self.kept) != (other.players, other.seed, other.start, other.stop, other.record, other.kept):
+            return False
+        for name in _COLUMNS:
+            a, b = getattr(self, name), getattr(other, name)
+            if a.dtype != b.dtype or not np.array_equal(a, b):
+                return False
+        return self._tally == other._tally
 
     @property
     def _tally(self) -> Tally:

@@ -28,6 +28,12 @@ QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
 I64 = npt.NDArray[np.int64]
 
 
+def _same_counts(a: I64, b: I64) -> bool:
+    """The same histogram: equal counts, however many zeros either has at its end."""
+    n = max(a.size, b.size)
+    return bool(np.array_equal(np.pad(a, (0, n - a.size)), np.pad(b, (0, n - b.size))))
+
+
 def _add_hist(hist: I64, values: npt.NDArray[Any]) -> I64:
     """``hist`` with ``values`` (non-negative integers) counted in, grown as needed."""
     if values.size == 0:
@@ -71,9 +77,10 @@ def hist_mean(hist: I64) -> float | None:
     return float((np.arange(hist.size, dtype=np.float64) * hist).sum() / n) if n else None
 
 
-@dataclass
+@dataclass(eq=False)
 class Tally:
-    """What a summary needs of a run, added to chunk by chunk (see :meth:`add`)."""
+    """What a summary needs of a run, added to chunk by chunk (see :meth:`add`). Two tallies
+    are equal when they counted the same (however the games were split into chunks)."""
 
     players: int
     stop: tuple[str, ...] = ()
@@ -93,6 +100,26 @@ class Tally:
     stopped: I64 = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     #: Per recorded condition, the games it held in, by the turn it first held.
     recorded: list[I64] = field(default_factory=list)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Tally):
+            return NotImplemented
+        if (self.players, self.stop, self.record, self.games, self.finished, self.draws_or_unfinished) != (
+            other.players,
+            other.stop,
+            other.record,
+            other.games,
+            other.finished,
+            other.draws_or_unfinished,
+        ):
+            return False
+        hists = [(self.end_turns, other.end_turns), *zip(self.win_turns, other.win_turns), *zip(self.recorded, other.recorded)]
+        arrays = [(self.losses, other.losses), (self.stopped, other.stopped), *((self.totals[k], other.totals.get(k)) for k in self.totals)]
+        return (
+            self.totals.keys() == other.totals.keys()
+            and all(_same_counts(a, b) for a, b in hists)
+            and all(b is not None and np.array_equal(a, b) for a, b in arrays)
+        )
 
     def __post_init__(self) -> None:
         p = self.players

@@ -310,6 +310,10 @@ pub struct Game {
     /// skipped once (it would find what it found then: nothing).
     #[serde(skip)]
     pub(crate) quiet_pass: bool,
+    /// The [`Object::flags`] of every definition in `defs`, or-ed together: what no card of
+    /// this game has (flashback, say) needn't be looked for (derived from `defs`).
+    #[serde(skip)]
+    pub(crate) def_flags: u16,
     /// Delayed triggered abilities not yet triggered (CR 603.7).
     #[serde(default)]
     pub(crate) delayed: Vec<crate::trigger::Delayed>,
@@ -383,6 +387,7 @@ impl Game {
             outcome: None,
             object_counters: Vec::new(),
             pending_triggers: Vec::new(),
+            def_flags: 0,
             delayed: Vec::new(),
             source_buf: Vec::new(),
             discard_output: false,
@@ -1141,6 +1146,7 @@ impl Game {
             return i as u32;
         }
         Arc::make_mut(&mut self.defs).push(def.clone());
+        self.def_flags |= Object::flags_of(def);
         (self.defs.len() - 1) as u32
     }
 
@@ -1334,6 +1340,7 @@ impl Game {
             }
         }
         share(&mut self.defs, &src.defs);
+        self.def_flags = src.def_flags;
         self.objects.clone_from(&src.objects);
         self.players.clone_from(&src.players);
         self.battlefield.clone_from(&src.battlefield);

@@ -201,7 +201,8 @@ impl Game {
         }
         // Cards they may cast from their graveyard: with flashback, or by a permission.
         let permission = self.statics().any(|(_, st)| matches!(st, crate::rules::StaticAbility::CastFromGraveyard { .. }));
-        for &slot in &self.players[p as usize].graveyard {
+        let graveyard: &[u32] = if permission || self.def_flags & Object::FLASHBACK != 0 { &self.players[p as usize].graveyard } else { &[] };
+        for &slot in graveyard {
             let f = flags(slot);
             if f & Object::LAND != 0 || !(sorcery_time || f & Object::FAST != 0) || !(f & Object::FLASHBACK != 0 || permission) {
                 continue;

@@ -23,6 +23,7 @@ impl Game {
         for o in &mut game.objects {
             o.flags = crate::object::Object::flags_of(&game.defs[o.def as usize]);
         }
+        game.def_flags = game.defs.iter().fold(0, |f, d| f | crate::object::Object::flags_of(d));
         game.reindex_battlefield();
         Ok(game)
     }
@@ -34,6 +35,9 @@ impl Game {
         self.check_stored_invariants()?;
         if let Some((s, _)) = self.objects.iter().enumerate().find(|(_, o)| o.flags != crate::object::Object::flags_of(&self.defs[o.def as usize])) {
             return Err(Error::Snapshot(format!("the cached flags of slot {s} aren't its card's")));
+        }
+        if self.def_flags != self.defs.iter().fold(0, |f, d| f | crate::object::Object::flags_of(d)) {
+            return Err(Error::Snapshot("the cached flags of the card definitions aren't theirs".into()));
         }
         if !self.battlefield_index_is_current() {
             return Err(Error::Snapshot("the battlefield index doesn't match the battlefield".into()));
