@@ -23,7 +23,7 @@ from __future__ import annotations
 import pytest
 
 import mtgsim
-from conftest import add_hand, kinds, names, new_game, redefine, untouched, with_libraries
+from conftest import add_hand, full_state, kinds, names, new_game, redefine, untouched, with_libraries
 
 # ======================================================================================================
 # Mill count replacements: Bruvac the Grandiloquent, The Water Crystal (CR 614.1a, 616.1, 701.17b)
@@ -874,6 +874,17 @@ def test_a_creature_card_discarded_into_the_library_cannot_pay_fauna_shamans_cos
     assert not g.object(shaman).tapped
     (ab,) = g.answer(False)  # into the graveyard it pays
     assert g.stack() == [ab] and g.object(shaman).tapped
+
+
+def test_an_activation_waiting_for_a_decision_can_be_cancelled():  # CR 733, Game.cancel docs
+    g, shaman, bears = fauna_shaman_game()
+    before = full_state(g)
+    g.activate(shaman, 0)
+    assert g.pending.purpose == "discard_to_library"
+    g.cancel()
+    assert full_state(g) == before  # the saved state whole, the record of answers included
+    with untouched(g, mtgsim.IllegalActionError, match="nothing to cancel"):
+        g.cancel()
 
 
 def test_fauna_shamans_cost_paid_into_the_graveyard_under_the_variant_is_fine():  # CR 701.9c, 602.2h

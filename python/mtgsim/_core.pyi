@@ -598,7 +598,8 @@ class Game:
         """Off: which mana sources to tap becomes a "pay_mana" decision."""
     def auto_pay(self, player: int) -> bool: ...
     def cancel(self) -> None:
-        """Cancels a cast waiting for one of its decisions; nothing happened (CR 733)."""
+        """Cancels a cast or an activation waiting for one of its decisions; nothing happened
+        (CR 733)."""
     def kicked(self, id: int) -> bool:
         """Whether the spell, or the permanent it became, was kicked (CR 702.33d)."""
     def cast_info(self, id: int) -> dict[str, Any]:
@@ -619,7 +620,7 @@ class Game:
         stopped again. A wrong answer raises InvalidAnswerError and changes nothing. An
         answer the action can't go on with (spree modes whose costs can't be paid, a discard
         that can't pay its cost) raises the error that stops it and also changes nothing: the
-        decision is still pending, to answer again (or ``cancel`` a cast)."""
+        decision is still pending, to answer again (or ``cancel`` the cast or activation)."""
     def replay(self) -> dict[str, Any]:
         """The replay of a game made with ``from_decks``: ``{"format": "mtgsim-replay/1",
         "decks", "seed", "setup", "answers": [{"player", "answer"}, ...]}`` — every decision's

@@ -85,6 +85,10 @@ pub(crate) struct ActivateProc {
     sacrifice: Option<ObjId>,
     /// The card to discard for a "discard a ..." cost.
     discard: DiscardCost,
+    /// How many answers the game had recorded when the activation began: a cancelled
+    /// activation takes its own back out of the record (nothing happened, CR 733).
+    #[serde(default)]
+    pub(crate) history_len: usize,
 }
 
 impl Game {
@@ -160,6 +164,7 @@ impl Game {
             targets: Vec::new(),
             sacrifice: None,
             discard: DiscardCost::default(),
+            history_len: self.history.len(),
         };
         Ok(Frame::Activate(Box::new(frame)))
     }

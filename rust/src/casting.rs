@@ -263,14 +263,17 @@ impl Game {
         Ok(new)
     }
 
-    /// Cancels a cast that is waiting for one of its decisions: nothing happened (CR 733).
+    /// Cancels a cast or an activation that is waiting for one of its decisions: nothing
+    /// happened (CR 733). (An activation changes nothing until its costs are paid, all at
+    /// once, at its end.)
     pub fn cancel(&mut self) -> Result<()> {
         let cast = self.frames.iter().find_map(|f| match f {
             Frame::Cast(p) if p.spell.is_none() => Some(p.history_len),
+            Frame::Activate(a) => Some(a.history_len),
             _ => None,
         });
         let Some(history_len) = cast.filter(|_| self.pending.is_some()) else {
-            return Err(illegal("no cast is waiting for a decision, so there is nothing to cancel"));
+            return Err(illegal("no cast or activation is waiting for a decision, so there is nothing to cancel"));
         };
         if self.history.len() > history_len {
             std::sync::Arc::make_mut(&mut self.history).truncate(history_len);

@@ -860,7 +860,8 @@ impl Game {
 
     /// Answers the pending decision and carries on. A wrong answer is an error and changes
     /// nothing; the decision stays pending. So does an answer the action then fails with
-    /// (modes whose costs can't be paid): the player answers again, or cancels a cast.
+    /// (modes whose costs can't be paid): the player answers again, or cancels the cast or
+    /// activation.
     pub fn answer(&mut self, answer: Answer) -> Result<Progress> {
         let decision = self.pending.as_ref().ok_or(Error::NoDecisionPending)?;
         let answer = decision.coerce(answer);
