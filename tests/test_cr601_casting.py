@@ -348,6 +348,24 @@ def test_cancel_after_some_answers_leaves_no_trace():  # CR 733.1
     assert g.cast(jo, kick=False, payment=g.battlefield()[:2]) is not None
 
 
+def test_cancelling_a_cast_chosen_as_a_priority_action_takes_the_choice_back_too():  # CR 733.1, Game.cancel docs
+    import json
+
+    g = with_libraries(new_game())
+    g.add_cards(0, "battlefield", ["Island", "Island", "Forest"])
+    (jo,) = add_hand(g, 0, ["Joint Exploration"])
+    g.play()
+    record = json.loads(full_state(g))["history"]
+    options = g.pending.options
+    g.answer(options.index({"action": "cast", "card": jo}))
+    assert g.pending.purpose == "kicker"
+    g.cancel()
+    assert json.loads(full_state(g))["history"] == record  # the choice to cast is not in the record
+    assert g.pending is None and g.priority_player == 0 and g.stack() == []
+    g.play()
+    assert g.pending.purpose == "priority" and g.pending.options == options
+
+
 def test_cancel_with_no_cast_waiting_is_an_error():  # CR 733
     g = with_libraries(new_game())
     with untouched(g, mtgsim.IllegalActionError):

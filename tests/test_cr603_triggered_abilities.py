@@ -397,6 +397,26 @@ def test_veteran_explorer_each_player_may_search_active_player_first():  # CR 10
     assert (d.player, d.purpose, len(d.options)) == (1, "order_triggers", 2)
 
 
+def test_a_player_who_leaves_during_a_simultaneous_search_takes_nothing():  # CR 701.23i, 800.4a, 104.3a
+    g = new_game(3)
+    libs = [g.add_cards(p, "library", ["Forest", "Island", "Plains", "Swamp"]) for p in range(3)]
+    (vet,) = g.add_cards(0, "battlefield", ["Veteran Explorer"])
+    (altar,) = g.add_cards(0, "battlefield", ["Altar of Dementia"])
+    g.activate(altar, 0, targets=[[{"player": 1}]], sacrifice=vet)
+    g.resolve_top()  # the Explorer's trigger: each player may search
+    g.answer(True)
+    g.answer(libs[0][:2])  # player 0 chooses two lands; nothing moves yet
+    assert (g.pending.player, g.pending.purpose) == (1, "may_search")
+    g.concede(0)  # not player 0's decision: the search goes on without them
+    assert (g.pending.player, g.pending.purpose) == (1, "may_search")
+    g.answer(True)
+    g.answer(libs[1][:1])
+    g.answer(True)
+    g.answer(libs[2][:1])
+    assert [g.object(c).controller for c in g.battlefield() if g.name(c) in ("Forest", "Island")] == [1, 2]
+    assert [e["player"] for e in of_kind(g, "searched")] == [1, 2]
+
+
 def test_veteran_explorer_a_player_may_decline_to_search():  # CR 701.23, "may"
     g, vet, altar, _, lib0, lib1 = explorer_game()
     g.activate(altar, 0, targets=[[{"player": 1}]], sacrifice=vet)

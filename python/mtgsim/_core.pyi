@@ -599,7 +599,8 @@ class Game:
     def auto_pay(self, player: int) -> bool: ...
     def cancel(self) -> None:
         """Cancels a cast or an activation waiting for one of its decisions; nothing happened
-        (CR 733)."""
+        (CR 733). One chosen as a priority action is taken back too: the player still has
+        priority, and the game waits for ``play``."""
     def kicked(self, id: int) -> bool:
         """Whether the spell, or the permanent it became, was kicked (CR 702.33d)."""
     def cast_info(self, id: int) -> dict[str, Any]:
@@ -620,7 +621,9 @@ class Game:
         stopped again. A wrong answer raises InvalidAnswerError and changes nothing. An
         answer the action can't go on with (spree modes whose costs can't be paid, a discard
         that can't pay its cost) raises the error that stops it and also changes nothing: the
-        decision is still pending, to answer again (or ``cancel`` the cast or activation)."""
+        decision is still pending, to answer again (or ``cancel`` the cast or activation).
+        Outside strict mode, a cast or activation chosen as a priority action is undone
+        instead and its player chooses again, without it (CR 733)."""
     def replay(self) -> dict[str, Any]:
         """The replay of a game made with ``from_decks``: ``{"format": "mtgsim-replay/1",
         "decks", "seed", "setup", "answers": [{"player", "answer"}, ...]}`` — every decision's

@@ -272,9 +272,14 @@ impl Game {
             Frame::Activate(a) => Some(a.history_len),
             _ => None,
         });
-        let Some(history_len) = cast.filter(|_| self.pending.is_some()) else {
+        let Some(mut history_len) = cast.filter(|_| self.pending.is_some()) else {
             return Err(illegal("no cast or activation is waiting for a decision, so there is nothing to cancel"));
         };
+        // Chosen as a priority action: that choice is undone too (the player still has
+        // priority), so a replay of the record never meets it.
+        if let Some(before) = self.frames.iter().find_map(|f| if let Frame::Priority(p) = f { p.answers_before_running() } else { None }) {
+            history_len = history_len.min(before);
+        }
         if self.history.len() > history_len {
             std::sync::Arc::make_mut(&mut self.history).truncate(history_len);
         }

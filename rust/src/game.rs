@@ -861,7 +861,8 @@ impl Game {
     /// Answers the pending decision and carries on. A wrong answer is an error and changes
     /// nothing; the decision stays pending. So does an answer the action then fails with
     /// (modes whose costs can't be paid): the player answers again, or cancels the cast or
-    /// activation.
+    /// activation. (Outside strict mode, one chosen as a priority action is undone instead,
+    /// and its player chooses again without it: see `Frame::Priority`'s retry.)
     pub fn answer(&mut self, answer: Answer) -> Result<Progress> {
         let decision = self.pending.as_ref().ok_or(Error::NoDecisionPending)?;
         let answer = decision.coerce(answer);

@@ -90,11 +90,15 @@ pub(crate) struct PriorityProc {
     /// The goldfish's action, when it was worked out before this frame began.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     chosen: Option<PriorityAction>,
+    /// How many answers the game had recorded when the decision was asked: a cancelled
+    /// action takes the answer that chose it back out of the record too.
+    #[serde(default)]
+    asked_at: usize,
 }
 
 impl PriorityProc {
     pub(crate) fn new() -> PriorityProc {
-        PriorityProc { options: Vec::new(), running: None, failed: Vec::new(), chosen: None }
+        PriorityProc { options: Vec::new(), running: None, failed: Vec::new(), chosen: None, asked_at: 0 }
     }
 
     pub(crate) fn step(mut self, g: &mut Game) -> Step {
@@ -120,6 +124,7 @@ impl PriorityProc {
         options.retain(|a| !self.failed.contains(a));
         let d = Decision { player: p, purpose: Purpose::Priority, choice: Choice::Actions { options: options.clone() } };
         self.options = options;
+        self.asked_at = g.history.len();
         Step::Ask(Frame::Priority(self), d)
     }
 
@@ -138,6 +143,12 @@ impl PriorityProc {
             }
             Err(e) => Step::Fail(e),
         }
+    }
+
+    /// How many answers were recorded before the one that chose the action running above
+    /// this frame; `None` if none is running.
+    pub(crate) fn answers_before_running(&self) -> Option<usize> {
+        self.running.map(|_| self.asked_at)
     }
 
     /// The action running above this frame failed: it is reversed, and the player chooses

@@ -14,7 +14,11 @@ pub(crate) struct ScryProc {
     /// The scrying players in APNAP order ...
     players: Vec<u8>,
     /// ... and how many cards each scries (none scries 0, CR 701.22b).
+    #[serde(default)]
     amounts: Vec<u32>,
+    /// The one amount for every player that earlier versions saved instead of `amounts`.
+    #[serde(default, rename = "amount", skip_serializing)]
+    saved_amount: Option<u32>,
     /// Answers so far, one per player in `players` order: (top, bottom) slots, top first.
     piles: Vec<(Vec<u32>, Vec<u32>)>,
     asked: bool,
@@ -50,12 +54,15 @@ impl Game {
             return None;
         }
         let piles = Vec::with_capacity(players.len());
-        Some(Frame::Scry(ScryProc { players, amounts, piles, asked: false }))
+        Some(Frame::Scry(ScryProc { players, amounts, saved_amount: None, piles, asked: false }))
     }
 }
 
 impl ScryProc {
     pub(crate) fn step(mut self, g: &mut Game) -> Step {
+        if let Some(n) = self.saved_amount.take() {
+            self.amounts = vec![n; self.players.len()];
+        }
         if self.asked {
             let Answer::Scry { top, bottom } = g.take_answer() else { unreachable!("validated against a scry decision") };
             self.piles.push((top.iter().map(|c| c.slot()).collect(), bottom.iter().map(|c| c.slot()).collect()));

@@ -157,23 +157,19 @@ impl SearchProc {
             (self.searcher, self.library, self.stage) = (p, p, Stage::Start);
             return self.step(g);
         }
-        let decided = std::mem::take(&mut together.decided);
+        // A player who left the game since deciding takes nothing with them (CR 800.4a).
+        let mut decided = std::mem::take(&mut together.decided);
+        decided.retain(|(p, found)| found.is_some() && g.players[*p as usize].lost.is_none());
         for (p, found) in &decided {
-            if let Some(found) = found {
-                self.log_found(g, *p, *p, found);
-            }
+            self.log_found(g, *p, *p, found.as_deref().unwrap_or_default());
         }
         for (p, found) in &decided {
-            if let Some(found) = found {
-                (self.searcher, self.library) = (*p, *p);
-                self.put(g, found);
-            }
+            (self.searcher, self.library) = (*p, *p);
+            self.put(g, found.as_deref().unwrap_or_default());
         }
         if self.spec.shuffle && self.spec.to != Destination::LibraryTop {
-            for (p, found) in &decided {
-                if found.is_some() && g.players[*p as usize].lost.is_none() {
-                    g.shuffle_library(*p);
-                }
+            for (p, _) in &decided {
+                g.shuffle_library(*p);
             }
         }
         Step::Done
