@@ -97,3 +97,28 @@ def test_modes_whose_costs_cant_be_paid_are_refused_and_the_decision_stays(via_t
     assert g.pending.purpose == "modes" and g.stack() == [] and len(g.selection) == (2 if via_take else 0)
     (spell,) = g.answer([0])  # a choice they can pay for
     assert g.cast_info(spell)["modes"] == [0] and tapped(g) == 3
+
+
+BLUE_SPREE = {
+    "name": "Test Blue Spree",
+    "mana_cost": "{U}",
+    "type_line": "Sorcery",
+    "oracle_text": "Spree\n+ {2} — Mill two cards.\n+ {1} — Mill one card.",
+    "rules": {"choose": [1, 2], "modes": [{"cost": "{2}", "effects": [{"mill": {"count": 2}}]}, {"cost": "{1}", "effects": [{"mill": {"count": 1}}]}]},
+}
+
+
+def test_the_cheapest_spree_mode_is_costed_with_the_reductions_as_a_cast_pays_it() -> None:  # CR 601.2f, 702.172a (custom card)
+    from conftest import redefine
+
+    g = mtgsim.Game(2, 3)
+    g.add_cards(0, "library", ["Island"] * 5)
+    g.add_cards(0, "battlefield", ["The Water Crystal", "Island"])
+    (card,) = g.add_cards(0, "hand", ["Stabilizer"])
+    g = redefine(g, "Stabilizer", BLUE_SPREE)
+    # {U} + the cheapest mode's {1}, one less for The Water Crystal: one Island pays it.
+    assert g.cost_of(card) == ("{U}", True)
+    g.set_policy(0, "manual")
+    assert {"action": "cast", "card": card} in g.priority_actions()
+    g.cast(card, modes=[1])
+    assert g.object(g.battlefield()[1]).tapped

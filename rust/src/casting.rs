@@ -69,6 +69,17 @@ impl BaseCost {
     }
 }
 
+/// The printed cost with spree modes' costs added: each is an additional cost (CR 702.172a),
+/// part of the total that increases and reductions apply to (CR 601.2f). Borrowed when no mode
+/// adds anything.
+fn with_mode_costs<'a>(printed: &'a [ManaSymbol], modes: impl Iterator<Item = &'a crate::mana::ManaCost>) -> std::borrow::Cow<'a, [ManaSymbol]> {
+    let mut modes = modes.peekable();
+    if modes.peek().is_none() {
+        return std::borrow::Cow::Borrowed(printed);
+    }
+    std::borrow::Cow::Owned(printed.iter().chain(modes.flat_map(|c| c.symbols())).copied().collect())
+}
+
 /// Why paying stopped short.
 enum PayStop {
     Fail(Error),
@@ -312,17 +323,9 @@ impl CastProc {
     fn cost_to_pay(&self, g: &Game, kicks: &[u32], x: u32) -> CostToPay {
         let def = &g.defs[self.def as usize];
         let kickers = def.rules.kicker.iter().chain(&self.granted);
-        let printed = self.base.symbols(def);
-        // Spree: each chosen mode's cost is an additional cost (CR 702.172a), part of the total
-        // that increases and reductions apply to (CR 601.2f).
-        let chosen = def.rules.modes.iter().enumerate().filter(|(m, _)| self.modes & (1 << m) != 0);
-        let mode_costs: crate::payment::Symbols = chosen.filter_map(|(_, mode)| mode.cost.as_ref()).flat_map(|c| c.symbols().iter().copied()).collect();
-        let symbols = if mode_costs.is_empty() {
-            total_cost(printed, kickers, kicks, x, self.increase, self.reduction)
-        } else {
-            let with_modes: crate::payment::Symbols = printed.iter().copied().chain(mode_costs).collect();
-            total_cost(&with_modes, kickers, kicks, x, self.increase, self.reduction)
-        };
+        let chosen = def.rules.modes.iter().enumerate().filter(|(m, _)| self.modes & (1 << m) != 0).filter_map(|(_, mode)| mode.cost.as_ref());
+        let base = with_mode_costs(self.base.symbols(def), chosen);
+        let symbols = total_cost(&base, kickers, kicks, x, self.increase, self.reduction);
         CostToPay { symbols, x: 0, life_available: g.players[self.caster as usize].life as i64 }
     }
 
@@ -651,17 +654,12 @@ impl Game {
         if kicks.len() > count {
             return Err(invalid(format!("{} has {count} kicker abilities here, not {}", def.name, kicks.len())));
         }
-        let base = if self.casts_with_flashback(slot) { BaseCost::Flashback } else { BaseCost::ManaCost };
-        let mut symbols = total_cost(base.symbols(def), def.rules.kicker.iter().chain(&granted), kicks, x, up, down);
+        let printed = if self.casts_with_flashback(slot) { BaseCost::Flashback } else { BaseCost::ManaCost }.symbols(def);
         // A spree spell needs at least one mode, and so its additional cost: the cheapest
         // (CR 702.172a).
-        if def.rules.choose.is_some_and(|[min, _]| min > 0) {
-            if let Some(cheapest) = def.rules.modes.iter().filter_map(|m| m.cost.as_ref()).min_by_key(|c| c.mana_value()) {
-                if def.rules.modes.iter().all(|m| m.cost.is_some()) {
-                    symbols.extend_from_slice(cheapest.symbols());
-                }
-            }
-        }
+        let spree = def.rules.choose.is_some_and(|[min, _]| min > 0) && def.rules.modes.iter().all(|m| m.cost.is_some());
+        let cheapest = def.rules.modes.iter().filter_map(|m| m.cost.as_ref()).filter(|_| spree).min_by_key(|c| c.mana_value());
+        let symbols = total_cost(&with_mode_costs(printed, cheapest.into_iter()), def.rules.kicker.iter().chain(&granted), kicks, x, up, down);
         Ok((p, CostToPay { symbols, x: 0, life_available: self.players[p as usize].life as i64 }))
     }
 

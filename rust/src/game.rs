@@ -874,7 +874,9 @@ impl Game {
         // An answer that lets the action go on to fail (modes whose costs can't be paid) is
         // refused: the action is back where it was, waiting for this decision (CR 733). Without
         // a snapshot only the work in progress changed before the failure, so keep that.
-        let waiting = (!self.needs_snapshot()).then(|| (self.frames.clone(), self.pending.clone(), self.partial.clone()));
+        // Only priority, casting and activation frames fail, so only their work is kept.
+        let may_fail = self.frames.iter().any(|f| matches!(f, Frame::Priority(_) | Frame::Cast(_) | Frame::Activate(_)));
+        let waiting = (may_fail && !self.needs_snapshot()).then(|| (self.frames.clone(), self.pending.clone(), self.partial.clone()));
         self.undoable(|g| {
             if g.log.recording {
                 Arc::make_mut(&mut g.history).push((player, answer.clone()));

@@ -101,6 +101,11 @@ impl Object {
     /// Has flashback (CR 702.34): players look over their graveyards for these.
     pub const FLASHBACK: u16 = 1024;
 
+    /// The [`Object::flags`] of all these definitions, or-ed together.
+    pub fn flags_of_all<'a>(defs: impl IntoIterator<Item = &'a std::sync::Arc<crate::card::CardDef>>) -> u16 {
+        defs.into_iter().fold(0, |f, d| f | Object::flags_of(d))
+    }
+
     /// The [`Object::flags`] bits for an object with the printed characteristics of `def`.
     pub fn flags_of(def: &crate::card::CardDef) -> u16 {
         use crate::card::CardType;

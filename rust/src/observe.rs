@@ -62,8 +62,13 @@ impl Game {
     /// `player` looks at these cards, which they may then rearrange: from now on only they
     /// know which is which (a scry, CR 701.22a; a search that isn't revealed, CR 701.23).
     pub(crate) fn learn(&mut self, player: u8, cards: &[ObjId]) {
-        for c in cards {
-            self.set_known(c.slot(), 1 << player);
+        self.learn_slots(player, cards.iter().map(|c| c.slot()));
+    }
+
+    /// [`Game::learn`] for the objects in these slots.
+    pub(crate) fn learn_slots(&mut self, player: u8, slots: impl IntoIterator<Item = u32>) {
+        for s in slots {
+            self.set_known(s, 1 << player);
         }
     }
 

@@ -23,7 +23,7 @@ impl Game {
         for o in &mut game.objects {
             o.flags = crate::object::Object::flags_of(&game.defs[o.def as usize]);
         }
-        game.def_flags = game.defs.iter().fold(0, |f, d| f | crate::object::Object::flags_of(d));
+        game.def_flags = crate::object::Object::flags_of_all(game.defs.iter());
         game.reindex_battlefield();
         Ok(game)
     }
@@ -36,7 +36,7 @@ impl Game {
         if let Some((s, _)) = self.objects.iter().enumerate().find(|(_, o)| o.flags != crate::object::Object::flags_of(&self.defs[o.def as usize])) {
             return Err(Error::Snapshot(format!("the cached flags of slot {s} aren't its card's")));
         }
-        if self.def_flags != self.defs.iter().fold(0, |f, d| f | crate::object::Object::flags_of(d)) {
+        if self.def_flags != crate::object::Object::flags_of_all(self.defs.iter()) {
             return Err(Error::Snapshot("the cached flags of the card definitions aren't theirs".into()));
         }
         if !self.battlefield_index_is_current() {

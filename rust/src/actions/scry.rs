@@ -6,7 +6,6 @@ use crate::decision::{Answer, Choice, Decision, Purpose};
 use crate::error::Result;
 use crate::event::Event;
 use crate::game::{check_count, Game, Progress};
-use crate::object::ObjId;
 use crate::process::{Frame, Step};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -93,8 +92,7 @@ impl ScryProc {
             if looked > 1 {
                 // Rearranged: only the scrier can tell which card is which now. A single card
                 // is followed by everyone to the top or bottom.
-                let cards: Vec<ObjId> = top.iter().chain(bottom).map(|&s| g.id_of(s)).collect();
-                g.learn(p, &cards);
+                g.learn_slots(p, top.iter().chain(bottom).copied());
             }
             let lib = &mut g.players[p as usize].library;
             lib.truncate(lib.len() - looked);

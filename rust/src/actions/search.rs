@@ -158,14 +158,14 @@ impl SearchProc {
             return self.step(g);
         }
         // A player who left the game since deciding takes nothing with them (CR 800.4a).
-        let mut decided = std::mem::take(&mut together.decided);
-        decided.retain(|(p, found)| found.is_some() && g.players[*p as usize].lost.is_none());
+        let decided: Vec<(u8, Vec<ObjId>)> =
+            std::mem::take(&mut together.decided).into_iter().filter_map(|(p, found)| found.filter(|_| g.players[p as usize].lost.is_none()).map(|f| (p, f))).collect();
         for (p, found) in &decided {
-            self.log_found(g, *p, *p, found.as_deref().unwrap_or_default());
+            self.log_found(g, *p, *p, found);
         }
         for (p, found) in &decided {
             (self.searcher, self.library) = (*p, *p);
-            self.put(g, found.as_deref().unwrap_or_default());
+            self.put(g, found);
         }
         if self.spec.shuffle && self.spec.to != Destination::LibraryTop {
             for (p, _) in &decided {
