@@ -634,8 +634,11 @@ class SearchFrame(Frame):
             from_zone = g._zone_ref(o)
             new_id = g._move_slot(slot, self.to, "top")
             if self.to == "battlefield":
-                g._entered_battlefield(slot)
+                # Under the searcher's control, even from another player's library (CR 110.2a),
+                # and tapped before it has entered.
+                o.controller = self.searcher
                 o.tapped = o.tapped or self.tapped
+                g._entered_battlefield(slot)
             g._event(kind="moved", from_id=from_id, card=new_id, **{"from": from_zone}, to=g._zone_ref(o))
             g._output.append(new_id)
         if self.shuffle:
