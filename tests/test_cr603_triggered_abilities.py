@@ -1478,3 +1478,24 @@ def test_a_delayed_trigger_knows_the_controller_of_the_spell_that_triggered_it()
     g.resolve_top()  # the delayed trigger, above the second Echo Study
     assert [e["kind"] for e in g.events][-2:] == ["drew", "resolved"]
     assert len(g.library(0)) == 9 and len(g.hand(0)) == 1 and len(g.stack()) == 1
+
+
+def test_the_active_player_chooses_targets_before_the_next_player_orders_theirs():  # CR 603.3b, 603.3d, 101.4
+    """Player 1 cycles in player 0's turn; both control Astral Slide, player 1 also Drake Haven.
+    Player 0's trigger goes on the stack first, its target chosen as it does; only then does
+    player 1 order their two, then choose their Slide's target."""
+    g = with_libraries(new_game())
+    g.add_cards(0, "battlefield", ["Astral Slide"])
+    g.add_cards(1, "battlefield", ["Astral Slide", "Drake Haven"])
+    giant, _ = g.add_cards(0, "battlefield", ["Hill Giant", "Grizzly Bears"])
+    (lions,) = g.add_cards(1, "battlefield", ["Savannah Lions"])
+    (wraith,) = add_hand(g, 1, ["Street Wraith"])
+    g.pass_priority()
+    g.cycle(wraith)
+    asked = []
+    while g.pending is not None:
+        d = g.pending
+        asked.append((d.player, d.kind))
+        g.answer([lions] if d.kind == "targets" and d.player == 0 else [giant] if d.kind == "targets" else d.options)
+    assert asked == [(0, "targets"), (1, "order"), (1, "targets")]
+    assert [g.object(s).controller for s in g.stack()] == [1, 1, 0, 1]  # top first; the cycling ability lowest

@@ -647,3 +647,28 @@ def test_a_pay_mana_answer_that_cannot_pay_an_ability_is_refused_and_changes_not
     g.take(next(a for a in g.legal_actions() if a.kind == "done"))
     assert g.object(lands[1]).tapped and g.object(lands[2]).tapped and not g.object(lands[0]).tapped
     assert names(g, g.graveyard(0)) == ["Canyon Slough"]
+
+
+@pytest.mark.parametrize("card", ["Drake Haven", "Faith of the Devoted"])
+def test_with_auto_pay_off_the_player_chooses_what_pays_a_you_may_pay(card):  # CR 605.3a, 601.2g-h, 603.5
+    g = new_game()
+    for p in range(2):
+        g.add_cards(p, "library", ["Island"] * 8)
+    g.add_cards(0, "battlefield", [card])
+    island, swamp = g.add_cards(0, "battlefield", ["Island", "Swamp"])
+    (wraith,) = add_hand(g, 0, ["Street Wraith"])
+    g.set_auto_pay(0, False)
+    g.cycle(wraith)  # pay 2 life: nothing to tap
+    g.resolve_top()  # the trigger: "you may pay {1}"
+    assert g.pending.purpose == "may"
+    g.answer(True)
+    assert g.pending.purpose == "pay_mana" and sorted(g.pending.options) == sorted([island, swamp])
+    with untouched(g, mtgsim.InvalidAnswerError):
+        g.answer([])  # nothing in the pool: {1} unpaid
+    g.answer([swamp])
+    assert g.object(swamp).tapped and not g.object(island).tapped
+    assert g.pending is None
+    if card == "Drake Haven":
+        assert [g.name(c) for c in g.battlefield() if g.name(c) == "Drake"] == ["Drake"]
+    else:
+        assert g.life(1) == 18 and g.life(0) == 20

@@ -184,3 +184,65 @@ def test_a_player_can_concede_at_any_time_even_during_a_decision():  # CR 104.3a
     g.concede(1)
 
     assert g.outcome == {"winners": [0], "losers": [{"player": 1, "reason": "conceded"}]}
+
+
+# ----- priority when a player leaves (CR 800.4a, 800.4j) ----------------------------------------------
+
+
+@pytest.mark.parametrize("who", [0, 1])
+def test_a_player_who_leaves_while_holding_priority_passes_it_on(who):  # CR 800.4a, 119.4, 704.5a
+    g = new_game(3, strict=True)
+    for p in range(3):
+        g.add_cards(p, "library", ["Island"] * 5)
+    (wraith,) = add_hand(g, who, ["Street Wraith"])
+    after = (who + 1) % 3
+    (theirs,) = add_hand(g, after, ["Street Wraith"])
+    g.set_life(who, 2)
+    if who == 1:
+        g.pass_priority()  # player 1 cycles during player 0's turn
+    g.cycle(wraith)  # pays the last 2 life (legal, CR 119.4), then loses to 704.5a
+    assert [e["player"] for e in g.events if e["kind"] == "player_lost"] == [who] and not g.is_over
+    assert g.priority_player == after
+    g.cycle(theirs)  # the next player still in the game acts
+    assert g.priority_player == after
+
+
+def test_after_the_active_player_leaves_the_players_still_in_the_game_hold_priority():  # CR 800.4j, 117.4
+    g = new_game(3, strict=True)
+    for p in range(3):
+        g.add_cards(p, "library", ["Island"] * 5)
+    (wraith,) = add_hand(g, 0, ["Street Wraith"])
+    g.set_life(0, 2)
+    g.cycle(wraith)
+    g.clear_events()
+    while g.turn == 1:
+        g.pass_priority()
+    passers = [e["player"] for e in g.events if e["kind"] == "passed_priority"]
+    assert set(passers) == {1, 2}
+    assert g.active_player == 1
+
+
+def test_a_pass_by_a_player_who_then_concedes_no_longer_counts():  # CR 800.4a, 117.4
+    g = new_game(4, strict=True)
+    for p in range(4):
+        g.add_cards(p, "library", ["Island"] * 5)
+    g.add_cards(0, "battlefield", ["Mountain"])
+    (bolt,) = add_hand(g, 0, ["Lightning Bolt"])
+    g.cast(bolt, targets=[{"player": 2}])
+    g.pass_priority()  # player 0 passes
+    g.pass_priority()  # player 1 passes; player 2 has priority
+    g.concede(1)  # player 1's pass no longer counts: of the three still in, only 0 has passed
+    assert g.priority_player == 2
+    g.pass_priority()
+    assert g.priority_player == 3 and g.stack() != []  # player 3 must still get to act
+    g.pass_priority()
+    assert g.stack() == [] and g.life(2) == 17
+
+
+def test_conceding_while_holding_priority_passes_it_to_the_next_player():  # CR 104.3a, 800.4a
+    g = new_game(3, strict=True)
+    for p in range(3):
+        g.add_cards(p, "library", ["Island"] * 5)
+    g.pass_priority()
+    g.concede(1)
+    assert g.priority_player == 2

@@ -426,3 +426,80 @@ def test_pass_priority_that_fails_part_way_changes_nothing():  # CR 733, 117.4, 
     with rejected(g, errors.InvalidAnswerError, match="discard"):
         g.pass_priority()  # player 1
     assert full_state(g) == before and g.priority_player == 1
+
+
+# ----- choices a spell or ability doesn't offer are refused, not dropped (CR 601.2, 602.2, 733) --------
+
+
+@pytest.fixture
+def caster():
+    g = new_game(2)
+    g.add_cards(0, "library", ["Island"] * 5)
+    g.add_cards(1, "library", ["Island"] * 5)
+    g.add_cards(0, "battlefield", ["Forest"] * 3 + ["Island"] * 3 + ["Plains"] + ["Mountain"] * 2)
+    ids = {}
+    ids["joint"], ids["necra"], ids["wraith"], ids["bolt"], ids["windfall"], ids["spare"] = add_hand(
+        g, 0, ["Joint Exploration", "Necravolver", "Street Wraith", "Lightning Bolt", "Unexpected Windfall", "Island"]
+    )
+    return g, ids
+
+
+KICKS_AND_CHOICES = [
+    ("a kicker paid twice", lambda g, i: g.cast(i["joint"], kick=2), "at most once"),
+    ("a kicker paid twice, priced", lambda g, i: g.cost_of(i["joint"], kick=2), "at most once"),
+    ("the second kicker paid twice, priced", lambda g, i: g.cost_of(i["necra"], kick=[0, 2]), "kicker 1 can be paid at most once"),
+    ("modes for a spell without modes", lambda g, i: g.cast(i["joint"], modes=[0]), "no modes"),
+    ("a negative mode", lambda g, i: g.cast(i["joint"], modes=[-1]), "mode -1"),
+    ("a sticker without sticker kicker", lambda g, i: g.cast(i["joint"], sticker=True), "702.33h"),
+    ("a discard for a spell without that cost", lambda g, i: g.cast(i["bolt"], targets=[{"player": 1}], discard=i["spare"]), "no additional cost to discard"),
+    ("a discard for an ability without that cost", lambda g, i: g.activate(i["wraith"], 0, discard=i["spare"]), "no cost to discard"),
+    ("a sacrifice for an ability without that cost", lambda g, i: g.activate(i["wraith"], 0, sacrifice=g.battlefield()[0]), "no cost to sacrifice"),
+]
+
+
+@pytest.mark.parametrize("label,call,message", KICKS_AND_CHOICES, ids=[c[0] for c in KICKS_AND_CHOICES])
+def test_a_choice_the_spell_or_ability_does_not_offer_is_refused(caster, label, call, message):  # CR 601.2, 602.2, 702.33c, 733
+    g, ids = caster
+    with rejected(g, errors.InvalidArgumentError):
+        call(g, ids)
+    with pytest.raises(errors.InvalidArgumentError, match=message):
+        call(g, ids)
+
+
+def test_a_wrong_player_in_a_target_names_this_games_players(caster):  # CR 733
+    g, ids = caster
+    for bad in ({"player": -1}, ("player", 2**40)):
+        with rejected(g, errors.InvalidPlayerError):
+            g.cast(ids["bolt"], targets=[bad])
+        with pytest.raises(errors.InvalidPlayerError, match="numbered 0 to 1"):
+            g.cast(ids["bolt"], targets=[bad])
+    g.cast(ids["bolt"])
+    assert g.pending.kind == "targets"
+    with pytest.raises(errors.InvalidPlayerError, match="numbered 0 to 1"):
+        g.answer([{"player": -5}])
+    with pytest.raises(errors.InvalidAnswerError, match="player 5"):
+        g.answer([{"player": 5}])  # a number a player could have: not a legal target here
+
+
+def test_a_negative_number_in_an_answer_is_named_as_given():
+    g = new_game(2)
+    g.add_cards(0, "battlefield", ["Island"] * 6)
+    (spree,) = add_hand(g, 0, ["Smuggler's Surprise"])
+    g.add_cards(0, "library", ["Island"] * 10)
+    g.cast(spree)
+    assert g.pending.kind == "modes"
+    with rejected(g, errors.InvalidAnswerError):
+        g.answer([-1])
+    with pytest.raises(errors.InvalidAnswerError, match="got -1"):
+        g.answer([-1])
+
+
+def test_cost_of_counts_an_additional_discard_cost(caster):  # CR 601.2f, 601.2b
+    g, ids = caster
+    cost, payable = g.cost_of(ids["windfall"])
+    assert payable  # Island is a card to discard
+    for c in (ids["joint"], ids["necra"], ids["wraith"], ids["bolt"], ids["spare"]):
+        g.move(c, "graveyard")
+    cost2, payable2 = g.cost_of(ids["windfall"])
+    assert cost2 == cost and not payable2
+    assert {"action": "cast", "card": ids["windfall"]} not in g.priority_actions()

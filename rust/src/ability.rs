@@ -147,6 +147,12 @@ impl Game {
                 return Err(invalid(format!("this ability of {} has {} target(s); {} were given", def.name, ability.targets.len(), t.len())));
             }
         }
+        if opts.sacrifice.is_some() && ability.cost.sacrifice.is_none() {
+            return Err(invalid(format!("this ability of {} has no cost to sacrifice a permanent", def.name)));
+        }
+        if opts.discard.is_some() && ability.cost.discard.is_none() {
+            return Err(invalid(format!("this ability of {} has no cost to discard a card", def.name)));
+        }
         if let Some(x) = opts.x {
             if !ability.cost.has_x() {
                 return Err(invalid(format!("this ability of {} has no X in its cost", def.name)));

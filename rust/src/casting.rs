@@ -69,6 +69,24 @@ impl BaseCost {
     }
 }
 
+/// Checks how many times each kicker ability is to be paid: no more numbers than the spell
+/// has kicker abilities, each non-multikicker paid at most once (CR 702.33c), each count in
+/// range. Shared by the cast and [`Game::cost_of`], so a price is quoted only for a legal cast.
+fn check_kicks<'a>(name: &str, kickers: impl Iterator<Item = &'a Kicker>, count: usize, kicks: &[u32]) -> Result<()> {
+    if kicks.len() > count {
+        return Err(invalid(format!("{name} has {count} kicker abilit{} here, not {}", if count == 1 { "y" } else { "ies" }, kicks.len())));
+    }
+    for (i, (&n, kicker)) in kicks.iter().zip(kickers).enumerate() {
+        if n > 1 && !kicker.multi {
+            return Err(invalid(format!("kicker {i} can be paid at most once (only multikicker repeats, CR 702.33c)")));
+        }
+        if n > MAX_ANNOUNCED {
+            return Err(invalid(format!("{n} kicks is out of range (at most {MAX_ANNOUNCED})")));
+        }
+    }
+    Ok(())
+}
+
 /// The printed cost with spree modes' costs added: each is an additional cost (CR 702.172a),
 /// part of the total that increases and reductions apply to (CR 601.2f). Borrowed when no mode
 /// adds anything.
@@ -194,21 +212,25 @@ impl Game {
         let printed_kickers = def.rules.kicker.len();
         let kicker_count = printed_kickers + granted.len();
         if let Some(k) = &opts.kicks {
-            if k.len() > kicker_count {
-                return Err(invalid(format!("{} has {} kicker abilit{} here, not {}", def.name, kicker_count, if kicker_count == 1 { "y" } else { "ies" }, k.len())));
-            }
-            for (i, (&n, kicker)) in k.iter().zip(def.rules.kicker.iter().chain(&granted)).enumerate() {
-                if n > 1 && !kicker.multi {
-                    return Err(invalid(format!("kicker {} can be paid at most once (only multikicker repeats, CR 702.33c)", i)));
-                }
-                if n > MAX_ANNOUNCED {
-                    return Err(invalid(format!("{n} kicks is out of range (at most {MAX_ANNOUNCED})")));
-                }
-            }
+            check_kicks(&def.name, def.rules.kicker.iter().chain(&granted), kicker_count, k)?;
         }
         if let Some(t) = &opts.targets {
             if t.len() > def.rules.targets.len() {
                 return Err(invalid(format!("{} has {} target(s), not {}", def.name, def.rules.targets.len(), t.len())));
+            }
+        }
+        // A choice the spell doesn't offer is a mistake to report, not to drop.
+        if opts.modes.is_some() && def.rules.modes.is_empty() {
+            return Err(invalid(format!("{} has no modes to choose (CR 700.2)", def.name)));
+        }
+        if opts.discard.is_some() && def.rules.additional_discard.is_none() {
+            return Err(invalid(format!("{} has no additional cost to discard a card", def.name)));
+        }
+        if opts.sticker == Some(true) {
+            let sticker_kickers: Vec<bool> = def.rules.kicker.iter().chain(&granted).map(|k| k.sticker).collect();
+            let kicked = opts.kicks.as_ref().map(|k| k.iter().zip(&sticker_kickers).any(|(&n, &s)| s && n > 0));
+            if !sticker_kickers.contains(&true) || kicked == Some(false) {
+                return Err(invalid(format!("a sticker goes only on a spell whose sticker kicker is paid (CR 702.33h); {} is cast without one", def.name)));
             }
         }
         let proc = CastProc {
@@ -640,7 +662,8 @@ impl Game {
     /// it be cast from there for its mana cost.
     pub fn cost_of(&self, card: ObjId, kicks: &[u32], x: u32) -> Result<(Vec<ManaSymbol>, bool)> {
         let (p, cost) = self.total_cost_of(card, kicks, x)?;
-        let payable = self.can_pay_mana(p, &cost, None);
+        // The whole total cost (CR 601.2f), its additional "discard a card" included.
+        let payable = self.additional_discard_payable(p, card.slot()) && self.can_pay_mana(p, &cost, None);
         Ok((cost.symbols.into_vec(), payable))
     }
 
@@ -650,10 +673,7 @@ impl Game {
         let p = self.objects[slot as usize].owner;
         let def = &self.defs[self.objects[slot as usize].def as usize];
         let (granted, up, down) = self.spell_cost_statics(p, def);
-        let count = def.rules.kicker.len() + granted.len();
-        if kicks.len() > count {
-            return Err(invalid(format!("{} has {count} kicker abilities here, not {}", def.name, kicks.len())));
-        }
+        check_kicks(&def.name, def.rules.kicker.iter().chain(&granted), def.rules.kicker.len() + granted.len(), kicks)?;
         let printed = if self.casts_with_flashback(slot) { BaseCost::Flashback } else { BaseCost::ManaCost }.symbols(def);
         // A spree spell needs at least one mode, and so its additional cost: the cheapest
         // (CR 702.172a).
@@ -661,6 +681,13 @@ impl Game {
         let cheapest = def.rules.modes.iter().filter_map(|m| m.cost.as_ref()).filter(|_| spree).min_by_key(|c| c.mana_value());
         let symbols = total_cost(&with_mode_costs(printed, cheapest.into_iter()), def.rules.kicker.iter().chain(&granted), kicks, x, up, down);
         Ok((p, CostToPay { symbols, x: 0, life_available: self.players[p as usize].life as i64 }))
+    }
+
+    /// Whether `p` has a card to discard for the spell's additional "discard a card" cost,
+    /// other than the spell itself (true when it has no such cost).
+    pub(crate) fn additional_discard_payable(&self, p: u8, slot: u32) -> bool {
+        let def = self.def_of_slot(slot);
+        def.rules.additional_discard.as_ref().is_none_or(|f| self.players[p as usize].hand.iter().any(|&s| s != slot && f.matches(self.def_of_slot(s))))
     }
 
     /// Whether the card in `slot`, cast as a priority action, is cast with flashback (CR

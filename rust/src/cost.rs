@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 use crate::event::Event;
 use crate::game::Game;
 use crate::mana::{Color, ManaSymbol};
-use crate::object::Object;
+use crate::object::{ObjId, Object};
 use crate::payment::{ManaPool, ManaSource, ManaType, Payment};
 use crate::rules::{Amount, Dynamic, Kicker, StaticAbility};
 use crate::zone::ZoneKind;
@@ -178,6 +178,21 @@ impl Game {
             }
             None => false,
         }
+    }
+
+    /// Pays a mana cost during resolution by tapping exactly the sources `p` chose (auto-pay
+    /// off, CR 605.3a), plus their pool; nothing is paid if they don't cover it (the reason).
+    pub(crate) fn pay_mana_now_with(&mut self, p: u8, cost: &crate::mana::ManaCost, chosen: &[ObjId]) -> std::result::Result<(), String> {
+        let payment = self.mana_now_with(p, cost, chosen)?;
+        self.execute_payment(p, &payment);
+        Ok(())
+    }
+
+    /// The payment the chosen sources and the pool make for a cost paid during resolution.
+    pub(crate) fn mana_now_with(&self, p: u8, cost: &crate::mana::ManaCost, chosen: &[ObjId]) -> std::result::Result<Payment, String> {
+        let to_pay = crate::payment::CostToPay::from_cost(cost, 0, self.players[p as usize].life as i64);
+        let ids: Vec<u64> = chosen.iter().map(|c| c.0).collect();
+        crate::payment::solve_with(&to_pay, &self.players[p as usize].pool, &self.mana_sources(p), &ids)
     }
 
     /// Adds the mana a cost-like string describes ("{B}{B}", "{C}") to `p`'s pool (CR 106.4).

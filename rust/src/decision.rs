@@ -390,7 +390,7 @@ impl Answer {
             (Answer::Number { n }, Choice::YesNo) if n <= 1 => Answer::YesNo { yes: n == 1 },
             (Answer::YesNo { yes }, Choice::Number { .. }) => Answer::Number { n: yes as u32 },
             (Answer::Number { n }, Choice::Actions { .. }) => Answer::Action { index: n },
-            (Answer::Cards { cards }, Choice::Modes { .. }) => Answer::Modes { modes: cards.iter().map(|c| c.0 as u32).collect() },
+            (Answer::Cards { cards }, Choice::Modes { .. }) => Answer::Modes { modes: cards.iter().map(|c| u32::try_from(c.0).unwrap_or(u32::MAX)).collect() },
             (Answer::Number { n }, Choice::Modes { .. }) => Answer::Modes { modes: vec![n] },
             (a, _) => a,
         }

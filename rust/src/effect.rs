@@ -12,6 +12,7 @@ use crate::actions::search::SearchSpec;
 use crate::card::CardType;
 use crate::continuous::UntilEndOfTurn;
 use crate::decision::{Answer, Choice, Decision, Purpose};
+use crate::error::{Error, Result};
 use crate::event::Event;
 use crate::game::Game;
 use crate::object::{CastInfo, ObjId};
@@ -137,6 +138,17 @@ impl EffectProc {
         }
     }
 
+    /// Checks a "pay_mana" answer for the "you may pay" being resolved; `None` if this
+    /// frame isn't waiting for one.
+    pub(crate) fn check_payment(&self, g: &Game, cards: &[ObjId]) -> Option<Result<()>> {
+        if !self.choosing {
+            return None;
+        }
+        let src = self.source(g);
+        let Effect::MayPay { cost, .. } = src.list(&self.root, &self.path).get(self.pc as usize - 1)? else { return None };
+        Some(g.mana_now_with(self.ctx.controller, cost, cards).map(|_| ()).map_err(|reason| Error::InvalidAnswer { decision: "pay_mana".into(), reason }))
+    }
+
     pub(crate) fn step(mut self: Box<Self>, g: &mut Game) -> Step {
         let src = self.source(g);
         if self.choosing {
@@ -246,7 +258,21 @@ impl EffectProc {
                 yes.then_some(Pending::Inline(then.clone()))
             }
             (Effect::MayPay { cost, then }, Answer::YesNo { yes }) => {
+                // Auto-pay off: which sources to tap is the player's decision (CR 605.3a).
+                if yes && !g.seats[controller as usize].auto_pay && !cost.symbols().is_empty() {
+                    let options: Vec<ObjId> = g.mana_sources(controller).iter().map(|s| ObjId(s.id)).collect();
+                    if !options.is_empty() {
+                        let max = options.len() as u32;
+                        return Some(Pending::Ask(Decision { player: controller, purpose: Purpose::PayMana, choice: Choice::Cards { options, min: 0, max } }));
+                    }
+                }
                 self.ctx.did = yes && g.pay_mana_now(controller, cost);
+                self.ctx.did.then_some(Pending::Inline(then.clone()))
+            }
+            (Effect::MayPay { cost, then }, Answer::Cards { cards }) => {
+                // A player's answer was checked (`check_payment`); a policy's that doesn't pay
+                // pays nothing, and the "if you do" doesn't happen.
+                self.ctx.did = g.pay_mana_now_with(controller, cost, &cards).is_ok();
                 self.ctx.did.then_some(Pending::Inline(then.clone()))
             }
             (effect @ Effect::Mill { .. }, Answer::Cards { cards }) => {
@@ -277,7 +303,9 @@ impl EffectProc {
                 // CR 616.1: each milling player orders the replacements that change the count.
                 if g.statics_in_play() {
                     for &p in &players {
-                        if self.mill_orders.iter().any(|(q, _)| *q == p) {
+                        // Nothing to order for a player who mills no card (CR 614.7: "would
+                        // mill one or more cards"; an empty library mills none).
+                        if self.mill_orders.iter().any(|(q, _)| *q == p) || g.players[p as usize].library.is_empty() || self.amount(g, count, p) == 0 {
                             continue;
                         }
                         let changes = g.mill_changes(p);

@@ -854,6 +854,7 @@ impl Game {
         match self.frames.last()? {
             Frame::Cast(c) => Some(c.check_payment(self, cards)),
             Frame::Activate(a) => Some(a.check_payment(self, cards)),
+            Frame::Effect(e) => e.check_payment(self, cards),
             _ => None,
         }
     }
@@ -1022,6 +1023,9 @@ impl Game {
             // CR 800.4a: in a multiplayer game that goes on, the players who lost leave it,
             // and so does everything they own.
             let left: Vec<u8> = self.losers.iter().map(|&(p, _)| p).filter(|&p| !self.players[p as usize].left).collect();
+            if !left.is_empty() {
+                self.pass_priority_on_leaving();
+            }
             for p in left {
                 self.leave_game(p);
             }
@@ -1034,6 +1038,38 @@ impl Game {
             self.outcome = Some(Outcome { winners, losers });
         }
         true
+    }
+
+    /// CR 800.4a: players leaving while others go on. If one of them had priority, it passes
+    /// to the next player in turn order who's still in the game; a pass made by one of them no
+    /// longer counts toward everyone having passed in succession (CR 117.4), as only the
+    /// players still in the game must pass. Called before the leavers are marked as gone.
+    fn pass_priority_on_leaving(&mut self) {
+        let Some(holder) = self.priority else { return };
+        let n = self.players.len();
+        let gone = |g: &Game, q: usize| g.players[q].lost.is_some();
+        // The players who passed since the last action are the `passes` players before the
+        // holder in turn order among those in the game until now (the ones leaving included).
+        let mut still_passed: u8 = 0;
+        let mut q = holder as usize;
+        let mut counted = 0;
+        while counted < self.passes as usize {
+            q = (q + n - 1) % n;
+            if q == holder as usize {
+                break;
+            }
+            if self.players[q].left {
+                continue; // left earlier: never part of this run of passes
+            }
+            counted += 1;
+            if !gone(self, q) {
+                still_passed += 1;
+            }
+        }
+        self.passes = still_passed;
+        if gone(self, holder as usize) {
+            self.priority = Some(self.next_live_player(holder));
+        }
     }
 
     /// CR 800.4a: every object the player owns leaves the game (it goes outside the game, so

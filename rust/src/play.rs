@@ -254,8 +254,7 @@ impl Game {
         let def = self.def_of_slot(slot);
         let required_targets_exist =
             def.rules.targets.iter().filter(|t| t.required_unkicked() && !t.up_to && t.mode.is_none()).all(|t| self.has_target_options(t, p, None, t.count));
-        let discard_ok = def.rules.additional_discard.as_ref().is_none_or(|f| self.players[p as usize].hand.iter().any(|&s| s != slot && f.matches(self.def_of_slot(s))));
-        if !(required_targets_exist && discard_ok) {
+        if !(required_targets_exist && self.additional_discard_payable(p, slot)) {
             return false;
         }
         let Ok((p, cost)) = self.total_cost_of(self.id_of(slot), &[], 0) else { return false };

@@ -197,6 +197,10 @@ fn id_list(ob: &Bound<'_, PyAny>, what: &str) -> Result<Vec<ObjId>, String> {
             return Err(format!("{what} must hold object ids (ints), not bools"));
         }
         let id: i64 = item.extract().map_err(|_| format!("{what} must hold object ids (ints), got {}", item.repr().map(|r| r.to_string()).unwrap_or_default()))?;
+        if id < 0 {
+            // Ids and mode numbers are never negative; say so rather than wrap around.
+            return Err(format!("{what} must hold object ids or mode numbers, which are never negative; got {id}"));
+        }
         out.push(ObjId(id as u64));
     }
     Ok(out)
@@ -204,7 +208,7 @@ fn id_list(ob: &Bound<'_, PyAny>, what: &str) -> Result<Vec<ObjId>, String> {
 
 /// Reads an answer: a bool for yes/no, a list of ids for choosing cards, a pair of lists (or a
 /// dict with "top" and "bottom") for scry. Checked against the decision by the engine.
-fn answer_from_py(ob: &Bound<'_, PyAny>) -> PyResult<Answer> {
+fn answer_from_py(ob: &Bound<'_, PyAny>, players: usize) -> PyResult<Answer> {
     let fail = |reason: String| to_py(Error::InvalidAnswer { decision: "the decision".into(), reason });
     if let Ok(b) = ob.cast::<PyBool>() {
         return Ok(Answer::YesNo { yes: b.is_true() });
@@ -217,7 +221,7 @@ fn answer_from_py(ob: &Bound<'_, PyAny>) -> PyResult<Answer> {
             x.is_instance_of::<PyDict>() || x.cast::<PyTuple>().is_ok_and(|t| t.get_item(0).is_ok_and(|k| k.extract::<String>().is_ok_and(|k| k == "player")))
         };
         if !ob.is_instance_of::<PyString>() && seq.try_iter()?.any(|x| x.is_ok_and(|x| names_a_player(&x))) {
-            let targets = seq.try_iter()?.map(|x| target_from_py(&x?)).collect::<PyResult<Vec<_>>>()?;
+            let targets = seq.try_iter()?.map(|x| target_from_py(&x?, players)).collect::<PyResult<Vec<_>>>()?;
             return Ok(Answer::Targets { targets });
         }
     }
@@ -247,7 +251,7 @@ fn answer_from_py(ob: &Bound<'_, PyAny>) -> PyResult<Answer> {
 }
 
 /// A target: an object id, or a player as `{"player": p}` or `("player", p)`.
-fn target_from_py(ob: &Bound<'_, PyAny>) -> PyResult<TargetRef> {
+fn target_from_py(ob: &Bound<'_, PyAny>, players: usize) -> PyResult<TargetRef> {
     let bad = || to_py(invalid(format!("a target is an object id or {{\"player\": p}}, not {}", ob.repr().map(|r| r.to_string()).unwrap_or_default())));
     if ob.is_instance_of::<PyBool>() {
         return Err(bad());
@@ -269,23 +273,25 @@ fn target_from_py(ob: &Bound<'_, PyAny>) -> PyResult<TargetRef> {
         None
     };
     match p {
+        // A number that could name a player is checked as a target by the engine (not a
+        // legal target); one that can't is reported against this game's players.
         Some(p) if (0..=255).contains(&p) => Ok(TargetRef::Player(p as u8)),
-        Some(p) => Err(to_py(Error::NoSuchPlayer { player: p, max: crate::game::MAX_PLAYERS - 1 })),
+        Some(p) => Err(to_py(Error::NoSuchPlayer { player: p, max: players.saturating_sub(1) })),
         None => Err(bad()),
     }
 }
 
 /// Targets for each "target" of a spell: a list per target; a bare target stands for a list
 /// of one.
-fn targets_from_py(ob: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<TargetRef>>> {
+fn targets_from_py(ob: &Bound<'_, PyAny>, players: usize) -> PyResult<Vec<Vec<TargetRef>>> {
     let seq = ob.cast::<PySequence>().map_err(|_| to_py(invalid("targets must be a list with an entry for each target of the spell")))?;
     let mut out = Vec::new();
     for item in seq.try_iter()? {
         let item = item?;
         if item.cast::<PyList>().is_ok() {
-            out.push(item.try_iter()?.map(|x| target_from_py(&x?)).collect::<PyResult<Vec<_>>>()?);
+            out.push(item.try_iter()?.map(|x| target_from_py(&x?, players)).collect::<PyResult<Vec<_>>>()?);
         } else {
-            out.push(vec![target_from_py(&item)?]);
+            out.push(vec![target_from_py(&item, players)?]);
         }
     }
     Ok(out)
@@ -1124,7 +1130,7 @@ impl PyGame {
                         }
                     };
                     let answer = callback.call1(py, (slf, PyDecision(decision)))?;
-                    let answer = answer_from_py(answer.bind(py))?;
+                    let answer = answer_from_py(answer.bind(py), slf.borrow().game.num_players())?;
                     progress = slf.borrow_mut().game.answer(answer).py_err()?;
                 }
             }
@@ -1466,7 +1472,7 @@ impl PyGame {
         without_paying: bool,
         flashback: bool,
         sticker: Option<bool>,
-        modes: Option<Vec<u32>>,
+        modes: Option<Vec<Int>>,
         discard: Option<Int>,
     ) -> PyResult<Option<u64>> {
         let x = match x {
@@ -1477,12 +1483,18 @@ impl PyGame {
         let opts = CastOptions {
             kicks: kick.map(kicks_from_py).transpose()?,
             x,
-            targets: targets.map(targets_from_py).transpose()?,
+            targets: targets.map(|t| targets_from_py(t, slf.borrow().game.num_players())).transpose()?,
             payment: payment.map(|v| v.into_iter().map(|i| obj(i.0)).collect::<PyResult<Vec<_>>>()).transpose()?,
             without_paying,
             flashback,
             sticker,
-            modes,
+            modes: modes
+                .map(|v| {
+                    v.into_iter()
+                        .map(|Int(m)| u32::try_from(m).map_err(|_| to_py(invalid(format!("mode {m} doesn't exist (modes are numbered from 0)")))))
+                        .collect::<PyResult<Vec<_>>>()
+                })
+                .transpose()?,
             discard: discard.map(|i| obj(i.0)).transpose()?,
         };
         let card = obj(card.0)?;
@@ -1543,7 +1555,7 @@ impl PyGame {
         };
         let opts = crate::ability::ActivateOptions {
             x,
-            targets: targets.map(targets_from_py).transpose()?,
+            targets: targets.map(|t| targets_from_py(t, slf.borrow().game.num_players())).transpose()?,
             sacrifice: sacrifice.map(|i| obj(i.0)).transpose()?,
             discard: discard.map(|i| obj(i.0)).transpose()?,
         };
@@ -1636,7 +1648,7 @@ impl PyGame {
         self.game.pending().cloned().map(PyDecision)
     }
     fn answer(slf: &Bound<'_, Self>, answer: &Bound<'_, PyAny>) -> PyResult<Option<Vec<u64>>> {
-        let answer = answer_from_py(answer)?;
+        let answer = answer_from_py(answer, slf.borrow().game.num_players())?;
         Self::act(slf, |g| g.answer(answer))
     }
     /// The replay of a game made with `from_decks`: its decks, seed and setup and every
@@ -1742,7 +1754,7 @@ impl PyGame {
     fn script(&mut self, player: Int, answers: Vec<Bound<'_, PyAny>>) -> PyResult<()> {
         let player: i64 = player.0;
         let p = self::player(player, &self.game)?;
-        let answers = answers.iter().map(answer_from_py).collect::<PyResult<Vec<_>>>()?;
+        let answers = answers.iter().map(|a| answer_from_py(a, self.game.num_players())).collect::<PyResult<Vec<_>>>()?;
         self.game.script(p, answers).py_err()
     }
     fn script_len(&self, player: Int) -> PyResult<usize> {

@@ -387,7 +387,7 @@ impl Simulation {
         }
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| invalid(format!("can't start {threads} worker threads: {e}")))?;
         let size = chunk_size(end - start, pool.current_num_threads());
-        let chunks: Vec<(u64, u64)> = (start..end).step_by(size as usize).map(|a| (a, (a + size).min(end))).collect();
+        let chunks: Vec<(u64, u64)> = (start..end).step_by(size as usize).map(|a| (a, a.saturating_add(size).min(end))).collect();
         let parts: Vec<Result<Results>> = pool.install(|| chunks.par_iter().map(|&(a, b)| run(a, b)).collect());
         let mut out = Results::with_capacity(self.policies.len(), (end - start) as usize);
         for part in parts {

@@ -288,23 +288,27 @@ pub(crate) struct TriggerProc {
 }
 
 impl TriggerProc {
+    /// Player by player in APNAP order, each orders their abilities and then chooses their
+    /// targets, so a player orders knowing the targets already chosen (CR 603.3b, 603.3d).
     pub(crate) fn step(mut self, g: &mut Game) -> Step {
-        if let Some(group) = self.groups.last() {
-            if self.asked {
-                self.asked = false;
-                let Answer::Cards { cards } = g.take_answer() else { unreachable!("validated") };
-                reorder(g, group, &cards);
-                self.groups.pop();
-                // The ids changed order: keep the target queue in stack order too.
-                self.with_targets.sort_by_key(|&s| g.stack.iter().position(|&x| x == s));
-                return self.step(g);
+        loop {
+            if self.ordering_next(g) {
+                let group = self.groups.last().expect("a group to order");
+                if self.asked {
+                    self.asked = false;
+                    let Answer::Cards { cards } = g.take_answer() else { unreachable!("validated") };
+                    reorder(g, group, &cards);
+                    self.groups.pop();
+                    // The ids changed order: keep the target queue in stack order too.
+                    self.with_targets.sort_by_key(|&s| g.stack.iter().position(|&x| x == s));
+                    continue;
+                }
+                let player = g.objects[group[0] as usize].controller;
+                let options = group.iter().map(|&s| g.id_of(s)).collect();
+                self.asked = true;
+                return Step::Ask(Frame::Triggers(self), Decision { player, purpose: Purpose::OrderTriggers, choice: Choice::Order { options } });
             }
-            let player = g.objects[group[0] as usize].controller;
-            let options = group.iter().map(|&s| g.id_of(s)).collect();
-            self.asked = true;
-            return Step::Ask(Frame::Triggers(self), Decision { player, purpose: Purpose::OrderTriggers, choice: Choice::Order { options } });
-        }
-        while let Some(&slot) = self.with_targets.first() {
+            let Some(&slot) = self.with_targets.first() else { return Step::Done };
             let specs = g.ability_targets(slot).to_vec();
             let controller = g.objects[slot as usize].controller;
             if self.asked {
@@ -335,7 +339,20 @@ impl TriggerProc {
             let d = Decision { player: controller, purpose: Purpose::Targets { index: self.next_target as u8 }, choice };
             return Step::Ask(Frame::Triggers(self), d);
         }
-        Step::Done
+    }
+
+    /// Whether the next thing to do is ordering a group: its player comes no later in APNAP
+    /// order than the controller of the next ability needing targets (a player orders before
+    /// choosing their own targets; the stack, bottom first, is in APNAP order).
+    fn ordering_next(&self, g: &Game) -> bool {
+        let Some(group) = self.groups.last() else { return false };
+        let Some(&next) = self.with_targets.first() else { return true };
+        if self.next_target > 0 {
+            return false; // in the middle of one ability's targets
+        }
+        let n = g.players.len();
+        let apnap = |slot: u32| (g.objects[slot as usize].controller as usize + n - g.active as usize) % n;
+        apnap(group[0]) <= apnap(next)
     }
 }
 

@@ -285,7 +285,7 @@ impl Game {
     /// A player receives priority: first waiting triggered abilities go on the stack
     /// (CR 117.5, 603.3).
     pub(crate) fn give_priority(&mut self, p: u8) {
-        self.priority = Some(p);
+        self.priority = Some(self.live_or_next(p));
         self.passes = 0;
         self.flush_triggers();
     }
@@ -294,8 +294,18 @@ impl Game {
     /// run loop then checks state-based actions and puts waiting triggered abilities on the
     /// stack, in that order (CR 117.5), before anyone acts.
     pub(crate) fn priority_to(&mut self, p: u8) {
-        self.priority = Some(p);
+        self.priority = Some(self.live_or_next(p));
         self.passes = 0;
+    }
+
+    /// `p`, or if `p` has left the game the next player in turn order still in it: priority
+    /// that would go to an active player who left goes there instead (CR 800.4j).
+    fn live_or_next(&self, p: u8) -> u8 {
+        if self.players[p as usize].lost.is_none() {
+            p
+        } else {
+            self.next_live_player(p)
+        }
     }
 
     pub(crate) fn live_players(&self) -> usize {
