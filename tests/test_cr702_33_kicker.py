@@ -702,3 +702,16 @@ def test_a_spree_modes_cost_is_reduced_with_the_rest_of_the_total():  # CR 601.2
     (surprise,) = g.add_cards(0, "hand", ["Smuggler's Surprise"])
     g.cast(surprise, modes=[0])  # {G} + spree {2} - {1}: {1}{G}, two Forests
     assert len(g.stack()) == 1 and all(g.object(f).tapped for f in g.battlefield() if g.name(f) == "Forest")
+
+
+@pytest.mark.parametrize(("kicks", "tickets"), [([True, True], 2), ([True, False], 1), ([False, False], 0)])
+def test_each_sticker_kicker_paid_gives_its_own_ticket_and_sticker(kicks, tickets):  # CR 702.33h, 123.3
+    """Two Wicker Pickers give a creature spell two sticker kicker abilities; each one paid
+    imposes its own additional cost: a ticket counter and "you may put a sticker"."""
+    g = with_libraries(new_game(strict=True))
+    g.add_cards(0, "battlefield", ["Wicker Picker", "Wicker Picker"] + ["Forest"] * 4)
+    (bears,) = add_hand(g, 0, ["Grizzly Bears"])
+    spell = g.cast(bears, kick=kicks, sticker=True if tickets else None)
+    assert g.cast_info(spell)["granted_kicks"] == sum(kicks)
+    assert g.player_counters(0).get("ticket", 0) == tickets
+    assert len(g.stickers(spell)) == tickets

@@ -595,7 +595,8 @@ class Game:
         make several."""
     def mana_pool(self, player: int) -> dict[str, int]: ...
     def set_auto_pay(self, player: int, on: bool) -> None:
-        """Off: which mana sources to tap becomes a "pay_mana" decision."""
+        """Off: which mana sources to tap becomes a "pay_mana" decision, for casting and
+        activating and for a "you may pay" while an ability resolves (CR 605.3a)."""
     def auto_pay(self, player: int) -> bool: ...
     def cancel(self) -> None:
         """Cancels a cast or an activation waiting for one of its decisions; nothing happened
@@ -606,7 +607,9 @@ class Game:
     def cast_info(self, id: int) -> dict[str, Any]:
         """``{"kicked", "kicks": [A, B], "granted_kicks", "x", "flashback", "modes", "targets"}``."""
     def cost_of(self, card: int, *, kick: bool | int | Sequence[bool | int] | None = None, x: int = 0) -> tuple[str, bool]:
-        """The total cost of casting ``card`` now (CR 601.2f) and whether its owner can pay it."""
+        """The total cost of casting ``card`` now (CR 601.2f) and whether its owner can pay it:
+        the mana, and an additional "discard a card" cost if it has one. Kicks the spell can't
+        take raise InvalidArgumentError, as ``cast`` would."""
     def power_toughness(self, id: int) -> tuple[int, int]: ...
     def gained_keywords(self, id: int) -> list[str]:
         """Keywords the object has gained until end of turn ("first strike", "hexproof",

@@ -42,7 +42,8 @@ pub struct CastOptions {
     pub without_paying: bool,
     /// Cast from the graveyard with flashback, paying the flashback cost (CR 702.34).
     pub flashback: bool,
-    /// Put a sticker on the spell if sticker kicker is paid (CR 702.33h).
+    /// Put a sticker on the spell if sticker kicker is paid (CR 702.33h): one for each sticker
+    /// kicker paid, as each gives its own ticket counter and "you may put a sticker".
     pub sticker: Option<bool>,
     /// The modes to choose, by index (CR 700.2).
     pub modes: Option<Vec<u32>>,
@@ -543,9 +544,9 @@ impl CastProc {
                         }
                     };
                     self.commit(g, &payment);
-                    if self.sticker_kicked() {
-                        // CR 702.33h: the additional cost: a ticket counter, and the sticker
-                        // if one was chosen.
+                    // CR 702.33h: each sticker kicker paid imposes its own additional cost: a
+                    // ticket counter, and a sticker if the caster chose to put one.
+                    for _ in 0..self.sticker_kickers_paid() {
                         g.give_player_counters(self.caster, "ticket", 1);
                         self.put_sticker(g, self.opts.sticker == Some(true));
                     }
@@ -584,7 +585,12 @@ impl CastProc {
     }
 
     fn sticker_kicked(&self) -> bool {
-        self.kicks.iter().enumerate().any(|(i, &n)| n > 0 && i >= self.printed_kickers && self.granted[i - self.printed_kickers].sticker)
+        self.sticker_kickers_paid() > 0
+    }
+
+    /// How many sticker kicker abilities (granted, as by Wicker Picker) are paid.
+    fn sticker_kickers_paid(&self) -> usize {
+        self.kicks.iter().enumerate().filter(|&(i, &n)| n > 0 && i >= self.printed_kickers && self.granted[i - self.printed_kickers].sticker).count()
     }
 
     /// Checks a "pay_mana" answer before it is accepted: the chosen sources must pay the cost.
