@@ -1,6 +1,11 @@
 """The command line's main job: a seeded demo game, played by the engine, printed as its log."""
 
+import errno
 import json
+import os
+import subprocess
+import sys
+from typing import Any
 
 import pytest
 
@@ -30,3 +35,91 @@ def test_demo_json_lines_are_the_event_log(capsys: pytest.CaptureFixture[str]) -
 def test_a_negative_seed_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["demo", "--seed", "-1"])
+
+
+def _no_games(*args: object, **kwargs: object) -> None:
+    raise AssertionError("a game was played before the outputs were checked")
+
+
+@pytest.mark.parametrize(
+    "out, match",
+    [
+        (["--json", "MISSING/out.json"], "--json {tmp}/missing/out.json: the directory {tmp}/missing does not exist"),
+        (["--plot", "MISSING/out.png"], "--plot {tmp}/missing/out.png: the directory {tmp}/missing does not exist"),
+        (["--json", "DIR"], "--json {tmp} is a directory, not a file"),
+        (["--plot", "DIR"], "--plot {tmp} is a directory, not a file"),
+        (["--json", "FILE/out.json"], "--json {tmp}/file/out.json: {tmp}/file is not a directory"),
+        (["--json", ""], "--json needs a file name"),
+    ],
+)
+def test_simulate_refuses_an_unwritable_output_before_playing(tmp_path, monkeypatch: pytest.MonkeyPatch, out: list[str], match: str) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr("mtgsim.sim.simulate", _no_games)
+    (tmp_path / "file").write_text("x")
+    subs = {"MISSING": f"{tmp_path}/missing", "DIR": str(tmp_path), "FILE": f"{tmp_path}/file"}
+    for k, v in subs.items():
+        out = [a.replace(k, v) for a in out]
+    with pytest.raises(SystemExit) as e:
+        main(["simulate", "--quiet", "--games", "5", *out])
+    assert e.value.code == "mtgsim simulate: " + match.format(tmp=tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]  # nothing written
+
+
+def test_simulate_refuses_a_plot_format_matplotlib_cannot_write_before_playing(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    pytest.importorskip("matplotlib")
+    monkeypatch.setattr("mtgsim.sim.simulate", _no_games)
+    with pytest.raises(SystemExit) as e:
+        main(["simulate", "--quiet", "--games", "5", "--plot", str(tmp_path / "turns.xyz")])
+    assert str(e.value.code).startswith(f"mtgsim simulate: --plot {tmp_path}/turns.xyz: can't write .xyz images; use one of ")
+    with pytest.raises(SystemExit) as e:
+        main(["simulate", "--quiet", "--games", "5", "--json", str(tmp_path / "a.png"), "--plot", str(tmp_path / "a.png")])
+    assert e.value.code == f"mtgsim simulate: --json and --plot are the same file, {tmp_path}/a.png"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_simulate_to_a_missing_directory_is_one_line_and_exit_code_1(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # --games is large: the refusal comes before the games, or the test would take minutes.
+    for flag in ("--json", "--plot"):
+        path = tmp_path / "missing" / "out.png"
+        p = subprocess.run([sys.executable, "-m", "mtgsim", "simulate", "--quiet", "--games", "100000000", flag, str(path)], capture_output=True, text=True, timeout=120)
+        assert (p.returncode, p.stdout, p.stderr) == (1, "", f"mtgsim simulate: {flag} {path}: the directory {path.parent} does not exist\n")
+
+
+def test_a_failed_json_write_says_why_and_leaves_the_old_file_whole(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "r.json"
+    out.write_text("old results")
+
+    def disk_full(src: str, dst: str) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), src)
+
+    monkeypatch.setattr(os, "replace", disk_full)
+    with pytest.raises(SystemExit) as e:
+        main(["simulate", "--quiet", "--games", "5", "--json", str(out)])
+    assert e.value.code == f"mtgsim simulate: --json {out}: can't write it: No space left on device"
+    assert [p.name for p in tmp_path.iterdir()] == ["r.json"] and out.read_text() == "old results"  # no partial file left
+
+
+def test_a_plot_that_fails_half_written_leaves_nothing(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    pytest.importorskip("matplotlib")
+    from matplotlib.figure import Figure
+
+    def half_then_disk_full(self: Figure, f: Any, **kwargs: Any) -> None:
+        f.write(b"\x89PNG\r\n\x1a\n half")
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(Figure, "savefig", half_then_disk_full)
+    png = tmp_path / "turns.png"
+    with pytest.raises(SystemExit) as e:
+        main(["simulate", "--quiet", "--games", "5", "--plot", str(png)])
+    assert e.value.code == f"mtgsim simulate: --plot {png}: can't write it: No space left on device"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_json_and_plot_are_written_whole(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
+    pytest.importorskip("matplotlib")
+    out, png, bare = tmp_path / "r.json", tmp_path / "turns.png", tmp_path / "turns"
+    assert main(["simulate", "--quiet", "--games", "30", "--seed", "2", "--json", str(out), "--plot", str(png)]) == 0
+    assert main(["simulate", "--quiet", "--games", "30", "--seed", "2", "--plot", str(bare)]) == 0  # no extension: PNG
+    assert json.loads(out.read_text())["games"] == 30
+    assert png.read_bytes()[:8] == bare.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.json", "turns", "turns.png"]  # no temporary files left
+    assert "30 games" in capsys.readouterr().out

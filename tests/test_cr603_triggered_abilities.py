@@ -1339,6 +1339,28 @@ def test_at_the_beginning_of_the_end_step_triggers_once_per_end_step():  # CR 60
     assert g.life(0) == 21 and g.stack() == []
 
 
+def test_at_the_beginning_of_the_untap_step_waits_for_the_upkeep():  # CR 603.2b, 502.4
+    g = with_libraries(new_game(), 10)
+    g.add_cards(0, "battlefield", ["Ornithopter"])
+    g = redefine(g, "Ornithopter", beginning_card("untap", False))
+    g.next_turn()  # player 1's untap step: nobody gets priority there, so it waits
+    assert (g.step, names(g, g.stack())) == ("upkeep", ["Ornithopter"])
+    g.resolve_top()
+    assert g.life(0) == 21
+
+
+def test_at_the_beginning_of_the_cleanup_step_gives_priority_in_cleanup():  # CR 603.2b, 514.3a
+    g = with_libraries(new_game(), 10)
+    g.add_cards(0, "battlefield", ["Ornithopter"])
+    g = redefine(g, "Ornithopter", beginning_card("cleanup", True))
+    g.advance_to("end")
+    g.pass_priority()
+    g.pass_priority()  # the end step ends; the cleanup step begins and the ability triggers
+    assert (g.turn, g.step, g.priority_player, names(g, g.stack())) == (1, "cleanup", 0, ["Ornithopter"])
+    g.resolve_top()
+    assert g.life(0) == 21
+
+
 #: "At the beginning of your upkeep, if your library has no cards in it, you win the game": an
 #: intervening "if" about the game state rather than about how the source was cast.
 EMPTY_LIBRARY_WINS = {

@@ -246,3 +246,36 @@ def test_conceding_while_holding_priority_passes_it_to_the_next_player():  # CR 
     g.pass_priority()
     g.concede(1)
     assert g.priority_player == 2
+
+
+def test_state_based_actions_are_checked_again_after_a_player_leaves():  # CR 704.3, 800.4a, 704.5g
+    """Player 2's Joraga Warcaller, under player 0's control, makes player 0's Fauna Shaman 5/5;
+    Bolted, it has 3 damage. When player 2 leaves, the Warcaller leaves with them, the Shaman
+    is 2/2 with lethal damage, and it dies in the same check, before anyone gets priority."""
+    for leave in ("concede", "life"):
+        g = new_game(3)
+        for p in range(3):
+            g.add_cards(p, "library", ["Island"] * 10)
+        (warcaller,) = add_hand(g, 2, ["Joraga Warcaller"])
+        warcaller = g.move(warcaller, "battlefield", controller=0)
+        g.add_counters(warcaller, "+1/+1", 3)
+        (shaman,) = g.add_cards(0, "battlefield", ["Fauna Shaman"])  # an Elf: 2/2 + 3/3
+        g.add_cards(0, "battlefield", ["Mountain"])
+        (bolt,) = add_hand(g, 0, ["Lightning Bolt"])
+        g.cast(bolt, targets=[shaman])
+        g.resolve_top()
+        assert g.power_toughness(shaman) == (5, 5) and shaman in g.battlefield()
+        if leave == "concede":
+            g.concede(2)
+        else:
+            g.set_life(2, 0)
+        assert not g.is_over and shaman not in g.battlefield() and warcaller not in g.battlefield()
+        assert [g.name(c) for c in g.graveyard(0)] == ["Fauna Shaman", "Lightning Bolt"]
+
+
+def test_passing_priority_checks_state_based_actions_before_the_next_player_gets_it():  # CR 117.5, 704.3, 704.5i
+    g = new_game(2)
+    (jace,) = g.add_cards(0, "battlefield", ["Jace, Wielder of Mysteries"])  # set up with no loyalty
+    assert jace in g.battlefield()
+    g.pass_priority()
+    assert jace not in g.battlefield() and g.priority_player == 1

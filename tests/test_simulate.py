@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -172,3 +173,100 @@ def test_cli_simulate_says_what_is_wrong_without_a_traceback(tmp_path, args: lis
     args = [str(bad) if a == "BAD_DECK" else a for a in args]
     p = subprocess.run([sys.executable, "-m", "mtgsim", "simulate", "--games", "5", "--quiet", *args], capture_output=True, text=True, cwd=tmp_path)
     assert p.returncode != 0 and match in p.stderr and "Traceback" not in p.stderr
+
+
+class _NoClient:
+    """A Dask client that must not be used: the arguments are refused before anything is submitted."""
+
+    def submit(self, *args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("submitted")
+
+    def cancel(self, futures: Any) -> Any:
+        raise AssertionError("cancelled")
+
+    def nthreads(self) -> Any:
+        raise AssertionError("asked for threads")
+
+
+def _entry_points() -> list[Any]:
+    from mtgsim.distributed import simulate_on_dask
+
+    position = mtgsim.Game.from_decks(list(EXAMPLE_DECKS), seed=1)
+    return [
+        lambda **kw: mtgsim.simulate(EXAMPLE_DECKS, **kw),
+        lambda **kw: mtgsim.simulate_from(position, **kw),
+        lambda **kw: simulate_on_dask(_NoClient(), EXAMPLE_DECKS, **kw),
+    ]
+
+
+@pytest.mark.parametrize("which", ["simulate", "simulate_from", "simulate_on_dask"])
+@pytest.mark.parametrize("start, games", [(2**64 - 2, 2), (2**64 - 3, 3), (2**64 - 1000, 1001), (1, 2**64 - 1)])
+def test_the_game_range_must_fit_in_the_game_indices(which: str, start: int, games: int) -> None:
+    # Games are numbered 0 .. 2**64 - 2 (the range's end is a u64): start + games at most
+    # 2**64 - 1, else a clear error.
+    run = dict(zip(["simulate", "simulate_from", "simulate_on_dask"], _entry_points()))[which]
+    over = start + games - 2**64 + 1
+    with pytest.raises(mtgsim.InvalidArgumentError, match=rf"start \+ games must be at most 2\*\*64 - 1 .*not {start} \+ {games} = 2\*\*64 - 1 \+ {over}$"):
+        run(games=games, start=start, max_turns=2)
+
+
+def _assert_games_are_their_derived_seeds(r: mtgsim.SimResult, start: int, games: int, rows: Sequence[int] | None = None) -> None:
+    """``r`` holds games ``start .. start+games``; each row checked (all by default) is the game
+    played through the public API from its derived seed."""
+    assert (r.games, r.start) == (games, start)
+    for k in range(games) if rows is None else rows:
+        g = mtgsim.Game.from_decks(list(EXAMPLE_DECKS), seed=mtgsim.derive_seed(0, start + k))
+        g.recording = False
+        for p in (0, 1):
+            g.set_policy(p, "goldfish")
+        g.play(until=6)
+        assert int(r.turns[k]) == g.turn
+        assert [int(x) for x in r.library[k]] == [len(g.library(0)), len(g.library(1))]
+        assert [int(x) for x in r.life[k]] == [g.life(0), g.life(1)]
+
+
+@pytest.mark.parametrize("start, games", [(2**64 - 20, 3), (2**64 - 16, 2), (2**64 - 5, 1), (2**64 - 1005, 1000)])
+def test_games_near_the_top_of_the_range_are_played(start: int, games: int) -> None:
+    # A native chunk starting within its size of 2**64 once wrapped and played no games
+    # (2**64 - 1005 + 1000 games on one thread: the last chunk of 63 starts at 2**64 - 60).
+    r = mtgsim.simulate(EXAMPLE_DECKS, games, start=start, max_turns=5, workers=1)
+    _assert_games_are_their_derived_seeds(r, start, games, rows=[0, games - 2, games - 1] if games > 3 else None)
+
+
+def test_continuations_near_the_top_of_the_range_are_played() -> None:
+    position = mtgsim.Game.from_decks(list(EXAMPLE_DECKS), seed=1)
+    r = mtgsim.simulate_from(position, 2, start=2**64 - 16, max_turns=5)
+    assert r.games == 2 and r.turns.shape == (2,) and r.life.shape == (2, 2)
+
+
+@pytest.mark.parametrize("start, games", [(2**64 - 4, 3), (2**64 - 2, 1)])
+def test_the_last_games_of_the_range_are_played(start: int, games: int) -> None:
+    r = mtgsim.simulate(EXAMPLE_DECKS, games, start=start, max_turns=5)
+    _assert_games_are_their_derived_seeds(r, start, games)
+
+
+def test_the_last_continuations_of_the_range_are_played() -> None:
+    position = mtgsim.Game.from_decks(list(EXAMPLE_DECKS), seed=1)
+    r = mtgsim.simulate_from(position, 3, start=2**64 - 4, max_turns=5)
+    assert r.games == 3 and r.turns.shape == (3,) and r.life.shape == (3, 2)
+
+
+@pytest.mark.parametrize("which", ["simulate", "simulate_on_dask"])
+@pytest.mark.parametrize(
+    "decks, match",
+    [
+        ([EXAMPLE_DECKS[0], "Island"], r"^deck 1 is a string \('Island'\); a deck is a list of card names \(or a DeckList\)$"),
+        (["Island" * 20, EXAMPLE_DECKS[1]], r"^deck 0 is a string \('IslandIslandIslandIslandIslandIslandIsla'\); a deck is a list"),
+        ([EXAMPLE_DECKS[0], b"Island"], r"^deck 1 is a bytes object \(b'Island'\); a deck is a list of card names"),
+        ("Island", r"^decks is a string \('Island'\); give a list of decks, each a list of card names"),
+    ],
+)
+def test_a_deck_given_as_a_string_is_a_clear_error(which: str, decks: Any, match: str) -> None:
+    # Not a deck of one-letter cards ("unknown card name 'I'"): the string is the mistake.
+    from mtgsim.distributed import simulate_on_dask
+
+    with pytest.raises(mtgsim.InvalidArgumentError, match=match):
+        if which == "simulate":
+            mtgsim.simulate(decks, 2)
+        else:
+            simulate_on_dask(_NoClient(), decks, 2)

@@ -12,8 +12,9 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
-from typing import Any
+import uuid
+from collections.abc import Callable, Sequence
+from typing import IO, Any
 
 from mtgsim import Game, MtgsimError
 
@@ -97,6 +98,44 @@ def _progress(done: int, total: int) -> None:
     sys.stderr.flush()
 
 
+def _check_output(flag: str, path: str) -> None:
+    """Before any game is played: ``path`` can be written (an existing, writable directory to
+    put it in; not itself a directory). Else exit with what is wrong."""
+    if not path:
+        raise SystemExit(f"mtgsim simulate: {flag} needs a file name")
+    if os.path.isdir(path):
+        raise SystemExit(f"mtgsim simulate: {flag} {path} is a directory, not a file")
+    parent = os.path.dirname(path) or "."
+    if not os.path.exists(parent):
+        raise SystemExit(f"mtgsim simulate: {flag} {path}: the directory {parent} does not exist")
+    if not os.path.isdir(parent):
+        raise SystemExit(f"mtgsim simulate: {flag} {path}: {parent} is not a directory")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise SystemExit(f"mtgsim simulate: {flag} {path}: the directory {parent} is not writable")
+
+
+def _write_whole(flag: str, path: str, write: Callable[[IO[bytes]], object]) -> None:
+    """Writes ``path`` whole or not at all: into a new file beside it, renamed over it once
+    complete; on any failure the new file is removed, and an OSError exits saying what failed."""
+    parent, name = os.path.split(path)
+    tmp = os.path.join(parent, f".{name}.{uuid.uuid4().hex[:12]}.partial")
+    created = False
+    try:
+        with open(tmp, "xb") as f:
+            created = True
+            write(f)
+        os.replace(tmp, path)
+    except BaseException as e:
+        if created:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+        if isinstance(e, OSError):
+            raise SystemExit(f"mtgsim simulate: {flag} {path}: can't write it: {e.strerror or e}") from None
+        raise
+
+
 def run_simulate(args: argparse.Namespace) -> int:
     from mtgsim.sim import EXAMPLE_DECKS, simulate
 
@@ -108,6 +147,15 @@ def run_simulate(args: argparse.Namespace) -> int:
         raise SystemExit("mtgsim simulate: --workers must be a positive integer")
     if not 1 <= args.max_turns <= 10_000:
         raise SystemExit("mtgsim simulate: --max-turns must be from 1 to 10000")
+    # The outputs are checked before the games are played, not found unwritable after them.
+    if args.json is not None and args.json != "-":
+        _check_output("--json", args.json)
+    plot_format = None
+    if args.plot is not None:
+        _check_output("--plot", args.plot)
+        plot_format = _plot_format(args.plot)
+        if args.json not in (None, "-") and os.path.abspath(args.json) == os.path.abspath(args.plot):
+            raise SystemExit(f"mtgsim simulate: --json and --plot are the same file, {args.plot}")
     show = sys.stderr.isatty() and args.games >= 20_000 and not args.quiet
     try:
         # A bad deck file, deck line or condition: say what, no traceback.
@@ -135,14 +183,12 @@ def run_simulate(args: argparse.Namespace) -> int:
         if args.json == "-":
             print(text)
         else:
-            tmp = args.json + ".partial"
-            with open(tmp, "w", encoding="utf-8") as f:
-                f.write(text)
-            os.replace(tmp, args.json)  # written whole or not at all
+            _write_whole("--json", args.json, lambda f: f.write(text.encode("utf-8")))
     if args.json != "-":
         print(_table(summary))
     if args.plot:
-        _plot(result, args.plot)
+        assert plot_format is not None
+        _plot(result, args.plot, plot_format)
     return 0
 
 
@@ -166,14 +212,30 @@ def _table(summary: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _plot(result: Any, path: str) -> None:
+def _plot_format(path: str) -> str:
+    """The image format ``--plot`` writes (from the file's extension, else matplotlib's
+    default), checked before any game is played: matplotlib is there and can write it."""
     try:
         import matplotlib
 
         matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        from matplotlib.backend_bases import FigureCanvasBase
     except ImportError as e:
         raise SystemExit("mtgsim simulate --plot needs matplotlib: pip install 'mtgsim[plot]'") from e
+    ext = os.path.splitext(path)[1][1:].lower()
+    fmt = ext or str(matplotlib.rcParams["savefig.format"])
+    known = FigureCanvasBase.get_supported_filetypes()
+    if fmt not in known:
+        raise SystemExit(f"mtgsim simulate: --plot {path}: can't write .{fmt} images; use one of .{', .'.join(sorted(known))}")
+    return fmt
+
+
+def _plot(result: Any, path: str, fmt: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
     fig, ax = plt.subplots(figsize=(7, 4))
     tally = result.tally  # games won by turn: there whether or not the rows were kept
     for p in range(result.players):
@@ -184,7 +246,10 @@ def _plot(result: Any, path: str) -> None:
     ax.set_ylabel("games")
     ax.legend()
     fig.tight_layout()
-    fig.savefig(path)
+    try:
+        _write_whole("--plot", path, lambda f: fig.savefig(f, format=fmt))
+    finally:
+        plt.close(fig)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol, TypeVar
 
 from mtgsim.errors import MtgsimError
-from mtgsim.sim import EXAMPLE_DECKS, Deck, SimResult, _whole, simulate
+from mtgsim.sim import EXAMPLE_DECKS, Deck, SimResult, _deck_lists, _game_range, _whole, simulate
 
 __all__ = ["DaskClient", "DistributedSimulationError", "simulate_on_dask"]
 
@@ -98,14 +98,17 @@ def simulate_on_dask(
     ``simulate`` unchanged, so they, the decks and any ``CardDB`` must pickle (they do).
     ``progress(done, total)`` is called on the client as chunks finish.
 
-    Bad ``games``, ``chunk``, ``start`` or ``seed`` (and unknown keyword arguments) raise
-    before anything is submitted. If a chunk fails, the remaining tasks are cancelled and
-    :class:`DistributedSimulationError` names the chunk and the original error. A
-    KeyboardInterrupt (or any error) while waiting cancels the outstanding tasks and is
-    re-raised; nothing is returned. Cancelling stops tasks that have not started; a chunk
-    already running finishes on its worker and its result is dropped.
+    Bad ``games``, ``chunk``, ``start`` or ``seed`` (``start + games`` at most 2**64), a deck
+    given as a string, and unknown keyword arguments raise before anything is submitted. If a
+    chunk fails, the remaining tasks are cancelled and :class:`DistributedSimulationError`
+    names the chunk and the original error. A KeyboardInterrupt (or any error) while waiting
+    cancels the outstanding tasks and is re-raised; nothing is returned. Cancelling stops tasks
+    that have not started; a chunk already running finishes on its worker and its result is
+    dropped.
     """
-    games, start, seed = _whole(games, "the number of games", 1), _whole(start, "start", 0, 2**64 - 1), _whole(seed, "seed", 0, 2**64 - 1)
+    games, start = _game_range(games, start)  # start + games at most 2**64 - 1
+    seed = _whole(seed, "seed", 0, 2**64 - 1)
+    _deck_lists(decks)  # a deck given as a string fails here, not in every task
     chunk = None if chunk is None else _whole(chunk, "chunk", 1)
     kwargs = dict(simulate_kwargs, workers=workers)
     try:

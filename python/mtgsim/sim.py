@@ -193,11 +193,38 @@ def _conditions(conds: Sequence[str], what: str) -> tuple[str, ...]:
     return tuple(conds)
 
 
+def _game_range(games: object, start: object) -> tuple[int, int]:
+    """``(games, start)`` checked and made plain ints: at least one game, and the whole range
+    ``start .. start+games`` within the game indices 0 to 2**64 - 2 (the range's end is a u64)."""
+    n, a = _whole(games, "the number of games", 1), _whole(start, "start", 0, 2**64 - 2)
+    if a + n > 2**64 - 1:
+        raise InvalidArgumentError(f"start + games must be at most 2**64 - 1 (games are numbered 0 to 2**64 - 2), not {a} + {n} = 2**64 - 1 + {a + n - 2**64 + 1}")
+    return n, a
+
+
+def _deck_lists(decks: Sequence[Deck]) -> list[list[str]]:
+    """The decks as lists of card names. A string where a deck (or the list of decks) should be
+    is an error, not a list of one-letter card names (a ``str`` is a ``Sequence[str]`` too)."""
+
+    def kind(x: object) -> str:
+        return "a string" if isinstance(x, str) else f"a {type(x).__name__} object"
+
+    if isinstance(decks, (str, bytes, bytearray)):
+        raise InvalidArgumentError(f"decks is {kind(decks)} ({decks[:40]!r}); give a list of decks, each a list of card names (or a DeckList)")
+    out = []
+    for i, d in enumerate(decks):
+        if isinstance(d, (str, bytes, bytearray)):
+            raise InvalidArgumentError(f"deck {i} is {kind(d)} ({d[:40]!r}); a deck is a list of card names (or a DeckList)")
+        out.append(list(d.cards()) if isinstance(d, DeckList) else list(d))
+    return out
+
+
 def _check_common(games: int, start: int, workers: int | None, seed: int, max_turns: int, chunk: int | None) -> tuple[int, int, int, int, int, int | None]:
     """The run's numbers, checked and made plain ints: (games, start, threads, seed, max_turns, chunk)."""
+    games, start = _game_range(games, start)
     return (
-        _whole(games, "the number of games", 1),
-        _whole(start, "start", 0, 2**64 - 1),
+        games,
+        start,
         0 if workers is None else _whole(workers, "workers (0 or None: one per core)", 0),
         _whole(seed, "seed", 0, 2**64 - 1),
         _whole(max_turns, "the turn limit", 1, 10_000),
@@ -299,9 +326,9 @@ def simulate(
     :mod:`mtgsim.tally`), chunk by chunk: memory stays flat however many games are played,
     and ``summary()`` reports exactly what the kept columns would."""
     games, start, threads, seed, max_turns, chunk = _check_common(games, start, workers, seed, max_turns, chunk)
-    n = len(decks)
+    deck_lists = _deck_lists(decks)
+    n = len(deck_lists)
     pols = _policies(policies, n)
-    deck_lists = [list(d.cards()) if isinstance(d, DeckList) else list(d) for d in decks]
     stop, record = _conditions(stop, "stop"), _conditions(record, "record")
     if all(isinstance(p, str) for p in pols):
         names = [str(p) for p in pols]

@@ -1023,13 +1023,16 @@ impl Game {
             // CR 800.4a: in a multiplayer game that goes on, the players who lost leave it,
             // and so does everything they own.
             let left: Vec<u8> = self.losers.iter().map(|&(p, _)| p).filter(|&p| !self.players[p as usize].left).collect();
-            if !left.is_empty() {
-                self.pass_priority_on_leaving();
+            if left.is_empty() {
+                return performed;
             }
+            self.pass_priority_on_leaving();
             for p in left {
                 self.leave_game(p);
             }
-            return performed;
+            // CR 704.3: what left with them may make another state-based action apply.
+            let again = self.check_state_based_actions();
+            return performed || again;
         }
         {
             let winners: Vec<u8> = (0..self.players.len() as u8).filter(|&p| self.players[p as usize].lost.is_none()).collect();

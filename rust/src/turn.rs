@@ -135,7 +135,7 @@ impl AdvanceProc {
                 continue;
             }
             g.log.push_with(|| Event::StepBegan { turn: g.turn, step: next, active: g.active });
-            if !matches!(next, Step::Draw | Step::DeclareBlockers | Step::CombatDamage | Step::Cleanup) {
+            if !matches!(next, Step::Draw | Step::DeclareBlockers | Step::CombatDamage) {
                 g.fire(crate::trigger::TriggerEvent::StepBegan { step: next }); // "at the beginning of ..." (CR 603.2)
             }
             match next {
@@ -206,7 +206,12 @@ impl Game {
     fn pass_and_go_on(&mut self) -> Result<Progress> {
         match self.pass_inner()? {
             Some(frame) => self.perform(frame),
-            None => Ok(Progress::Done(Vec::new())),
+            None => {
+                // The next player is about to receive priority: state-based actions first
+                // (CR 117.5, 704.3); a setup call since the last check may have made one apply.
+                self.check_state_based_actions();
+                self.settle()
+            }
         }
     }
 
@@ -354,8 +359,10 @@ impl Game {
         self.step = Step::Untap;
         self.log.push_with(|| Event::StepBegan { turn: self.turn, step: Step::Untap, active: self.active });
         let active = self.active;
-        // CR 502.3: the active player's permanents untap; what that triggers waits for the
-        // upkeep, since nobody gets priority in the untap step (CR 502.4).
+        // "At the beginning of the untap step" triggers (CR 603.2); then the active player's
+        // permanents untap (CR 502.3). What these trigger waits for the upkeep, since nobody
+        // gets priority in the untap step (CR 502.4).
+        self.fire(crate::trigger::TriggerEvent::StepBegan { step: Step::Untap });
         for k in 0..self.battlefield.len() {
             let slot = self.battlefield[k];
             if self.objects[slot as usize].controller == active {
