@@ -395,3 +395,24 @@ def test_an_episode_that_outgrows_its_slots_is_truncated_not_failing() -> None:
             assert truncated and not terminated and info["legal_actions"] == {}
             truncated_for_slots += 1
     assert truncated_for_slots > 0
+
+
+def test_a_code_for_an_object_slot_not_yet_filled_is_an_illegal_action() -> None:
+    """The space keeps room for objects to come (tokens, conjured cards); a code naming one of
+    those slots before it is filled is not legal now: refused, or a no-op, like any other."""
+    env = MtgEnv()
+    obs, _ = env.reset(seed=1)
+    code = 4 + 3 * env.space.slots + 130  # "cast the object in slot 130": 120 cards so far
+    assert code < env.space.size and not obs["action_mask"][code]
+    before = env.game.to_json()
+    with pytest.raises(IllegalEnvActionError):
+        env.step(code)
+    assert env.game.to_json() == before
+    noop = MtgEnv(illegal_action="noop", illegal_reward=-1.0)
+    noop.reset(seed=1)
+    _, reward, terminated, truncated, info = noop.step(code)
+    assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, False, False, True)
+    aec = MtgAECEnv(illegal_action="noop")
+    aec.reset(seed=1)
+    aec.step(code)
+    assert aec.infos[aec.agent_selection].get("illegal_action") or any(i.get("illegal_action") for i in aec.infos.values())

@@ -297,7 +297,9 @@ def _take(game: Game, code: int, space: ActionSpace) -> bool:
         return False
     try:
         game.take(code, space)
-    except IllegalActionError:  # the engine changed nothing (CR 733)
+    except (IllegalActionError, InvalidArgumentError):  # the engine changed nothing (CR 733)
+        # A code in range may still name an object slot no object fills yet (room kept for
+        # tokens and conjured cards): not a legal action now either.
         return False
     return True
 
