@@ -68,6 +68,40 @@ def test_a_replay_made_step_by_step_through_legal_actions() -> None:
     assert h.to_json() == g.to_json()
 
 
+@pytest.mark.parametrize("seed", [8, 11, 36])
+def test_a_replay_stands_where_the_game_stood_after_every_action(seed: int) -> None:
+    """Not only at the end: after each action taken by hand, and after each action of a policy
+    (passes that were the only choice, which are no answers, included), the replayed game is
+    the same game, waiting for the same decision."""
+    import random
+
+    rng = random.Random(seed)
+    g = Game.from_decks(list(mtgsim.EXAMPLE_DECKS), seed=seed)
+    for p in (0, 1):
+        g.set_policy(p, "manual")
+    g.play()
+    for _ in range(60):
+        if g.is_over:
+            break
+        g.take(rng.choice(g.legal_actions()))
+        h = Game.from_replay(g.replay())
+        assert h.to_json() == g.to_json()
+        assert (h.pending is None) == (g.pending is None) and h.observation(1) == g.observation(1)
+    g = Game.from_decks(list(mtgsim.EXAMPLE_DECKS), seed=seed)
+    g.set_policy(0, "random")
+    g.set_policy(1, "manual")
+    for _ in range(40):
+        if g.is_over:
+            break
+        if g.pending is not None:
+            g.take(rng.choice(g.legal_actions()))
+        else:
+            g.play(max_actions=1)
+        h = Game.from_replay(json.loads(json.dumps(g.replay())))
+        assert (h.turn, h.step, h.priority_player) == (g.turn, g.step, g.priority_player)
+        assert h.to_json() == g.to_json()
+
+
 @pytest.mark.parametrize(
     "mutate, match",
     [

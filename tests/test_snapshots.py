@@ -325,3 +325,32 @@ def test_an_unpickled_game_keeps_mana_abilities_and_statics():  # GUIDE §5: pic
     island = g2.battlefield()[0]
     g2.activate_mana(island)
     assert g2.mana_pool(0)["U"] == 1
+
+
+def _paused_state() -> tuple[object, dict]:
+    g = mtgsim.Game.from_decks(list(mtgsim.EXAMPLE_DECKS), seed=3)
+    g.set_policy(0, "random")
+    g.set_policy(1, "manual")
+    g.play(until=3)
+    assert g.pending is not None
+    loader, (saved,) = g.__reduce__()
+    return loader, json.loads(saved)
+
+
+@pytest.mark.parametrize(
+    "label, mutate",
+    [
+        ("a paused action without its decision", lambda d: d.__setitem__("pending", None)),
+        ("a decision without its paused action", lambda d: d.__setitem__("frames", [])),
+        ("a priority option naming no object", lambda d: d["pending"]["choice"]["options"].append({"action": "cast", "card": 99999999})),
+        ("priority for a player the game lacks", lambda d: d.__setitem__("priority", 9)),
+        ("a decision for a player the game lacks", lambda d: d["pending"].__setitem__("player", 5)),
+    ],
+)
+def test_a_saved_game_whose_paused_action_doesnt_fit_is_refused_on_load(label, mutate):  # GUIDE §3: no panic crosses
+    loader, saved = _paused_state()
+    assert loader(json.dumps(saved)).to_json() is not None  # the saved state itself loads
+    bad = copy.deepcopy(saved)
+    mutate(bad)
+    with pytest.raises(mtgsim.SnapshotError):
+        loader(json.dumps(bad))

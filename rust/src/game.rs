@@ -277,6 +277,10 @@ pub struct Game {
     pub(crate) priority: Option<u8>,
     /// Players who have passed in succession (CR 117.4).
     pub(crate) passes: u8,
+    /// Priority actions taken through the play loop so far, asked or not (a pass that was the
+    /// only choice counts too): where a replay must stand.
+    #[serde(default)]
+    pub(crate) priority_actions: u64,
     /// Lands the active player has played this turn (CR 305.2).
     pub(crate) lands_played: u8,
     /// What each spell on the stack was cast with, parallel to `stack` (bottom first).
@@ -374,6 +378,7 @@ impl Game {
             starting_player: 0,
             priority: Some(0),
             passes: 0,
+            priority_actions: 0,
             lands_played: 0,
             stack_items: Vec::new(),
             stickers: Vec::new(),
@@ -1399,6 +1404,7 @@ impl Game {
         self.starting_player = src.starting_player;
         self.priority = src.priority;
         self.passes = src.passes;
+        self.priority_actions = src.priority_actions;
         self.lands_played = src.lands_played;
         self.stack_items.clone_from(&src.stack_items);
         self.stickers.clone_from(&src.stickers);

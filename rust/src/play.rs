@@ -130,7 +130,11 @@ impl PriorityProc {
 
     /// Takes the chosen action; what it starts runs above this frame.
     fn take(mut self, g: &mut Game, action: PriorityAction) -> Step {
-        match g.take_action(action) {
+        let result = g.take_action(action);
+        if result.is_ok() {
+            g.priority_actions += 1;
+        }
+        match result {
             Ok(Some(frame)) => {
                 self.running = Some(action);
                 g.frames.push(Frame::Priority(self));

@@ -38,6 +38,20 @@ pub struct Replay {
     /// (through choices with one legal answer, which aren't recorded) to this turn and step.
     #[serde(default)]
     pub stood: Option<(u32, crate::turn::Step, bool)>,
+    /// Exactly where: the priority actions the game had taken (those that were the only
+    /// choice, which aren't answers, included) and whether a decision was waiting. Replays
+    /// written before it was kept stand by `stood` alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<StoodAt>,
+}
+
+/// Where a recorded game stood, to the action (see [`Replay::at`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoodAt {
+    /// Priority actions taken through the play loop.
+    pub actions: u64,
+    /// A decision was waiting for an answer.
+    pub pending: bool,
 }
 
 /// One answer to a decision, as recorded.
@@ -58,13 +72,15 @@ impl Game {
     pub fn replay(&self) -> Result<Replay> {
         let origin = self.origin.as_deref().cloned().ok_or_else(|| invalid("only a game made with from_decks can be replayed (its decks and seed are the start of the replay)"))?;
         let answers = self.history.iter().map(|(p, a)| Recorded { player: *p, answer: a.clone() }).collect();
-        Ok(Replay { format: FORMAT.into(), origin, answers, stood: Some((self.turn, self.step, self.is_over())) })
+        let at = StoodAt { actions: self.priority_actions, pending: self.pending.is_some() };
+        Ok(Replay { format: FORMAT.into(), origin, answers, stood: Some((self.turn, self.step, self.is_over())), at: Some(at) })
     }
 
     /// Plays a replay back: the game from its decks and seed, every recorded answer given in
-    /// order. The result stands where the recorded game stood after its last answer was acted
-    /// on, every player answering manually from there (`play` goes on). An error if the answers don't fit (other cards or another engine
-    /// version).
+    /// order. The result stands where the recorded game stood — after the actions that
+    /// followed its last answer, at the decision that was waiting if one was — every player
+    /// answering manually from there (`play` goes on). An error if the answers don't fit
+    /// (other cards or another engine version).
     pub fn from_replay(replay: &Replay, db: &CardDb) -> Result<Game> {
         if replay.format != FORMAT {
             return Err(invalid(format!("unknown replay format {:?} (this engine reads {FORMAT:?})", replay.format)));
@@ -96,8 +112,18 @@ impl Game {
                 other => other,
             })?;
         }
-        if let Some((turn, step, over)) = replay.stood {
-            while (over || (g.turn, g.step) < (turn, step)) && g.pending.is_none() && !g.is_over() && g.priority.is_some() {
+        let goes_on = |g: &Game| g.pending.is_none() && !g.is_over() && g.priority.is_some();
+        if let Some(at) = replay.at {
+            // The actions that followed the last answer without being asked (the only choice),
+            // then on to the decision that was waiting, if one was.
+            while g.priority_actions < at.actions && goes_on(&g) {
+                g.play_one()?;
+            }
+            if at.pending && goes_on(&g) {
+                g.play(Until::GameOver, u64::MAX)?;
+            }
+        } else if let Some((turn, step, over)) = replay.stood {
+            while (over || (g.turn, g.step) < (turn, step)) && goes_on(&g) {
                 g.play_one()?;
             }
         }

@@ -3,9 +3,12 @@
 
 use serde_json::{json, Value};
 
+use crate::decision::Choice;
 use crate::error::{Error, Result};
 use crate::game::{Game, MAX_PLAYERS};
-use crate::object::Object;
+use crate::object::{ObjId, Object};
+use crate::play::PriorityAction;
+use crate::target::TargetRef;
 use crate::zone::{Zone, ZoneKind};
 
 impl Game {
@@ -88,6 +91,41 @@ impl Game {
             if o.def as usize >= self.defs.len() || o.owner as usize >= n || o.controller as usize >= n || o.zone.player as usize >= n {
                 return bad(format!("object in slot {s} refers to a missing card definition or player"));
             }
+        }
+        if let Some(p) = self.priority.filter(|&p| p as usize >= n) {
+            return bad(format!("player {p} has priority in a {n}-player game"));
+        }
+        self.check_paused_action()
+    }
+
+    /// A paused action and its decision come together, and the decision names only players
+    /// and objects the game has: else resuming it would fail inside the engine.
+    fn check_paused_action(&self) -> Result<()> {
+        let bad = |m: String| Err(Error::Snapshot(m));
+        if self.frames.is_empty() != self.pending.is_none() {
+            return bad(if self.pending.is_some() { "a decision is waiting with no action paused for it".into() } else { "an action is paused with no decision waiting".into() });
+        }
+        let Some(d) = &self.pending else { return Ok(()) };
+        let n = self.players.len();
+        if d.player as usize >= n {
+            return bad(format!("the waiting decision is player {}'s in a {n}-player game", d.player));
+        }
+        let exists = |id: &ObjId| self.slot_of(*id).is_ok();
+        let named_exist = match &d.choice {
+            Choice::Cards { options, .. } | Choice::Order { options } | Choice::Scry { cards: options } => options.iter().all(exists),
+            Choice::Targets { options, .. } => options.iter().all(|t| match t {
+                TargetRef::Object(id) => exists(id),
+                TargetRef::Player(p) => (*p as usize) < n,
+            }),
+            Choice::Actions { options } => options.iter().all(|a| match a {
+                PriorityAction::Pass => true,
+                PriorityAction::PlayLand { card } | PriorityAction::Cast { card } => exists(card),
+                PriorityAction::Activate { source, .. } => exists(source),
+            }),
+            Choice::YesNo | Choice::Number { .. } | Choice::Modes { .. } => true,
+        };
+        if !named_exist {
+            return bad("the waiting decision names an object or player the game doesn't have".into());
         }
         Ok(())
     }
