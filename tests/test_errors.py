@@ -503,3 +503,9 @@ def test_cost_of_counts_an_additional_discard_cost(caster):  # CR 601.2f, 601.2b
     cost2, payable2 = g.cost_of(ids["windfall"])
     assert cost2 == cost and not payable2
     assert {"action": "cast", "card": ids["windfall"]} not in g.priority_actions()
+
+
+@pytest.mark.parametrize(("deck", "match"), [("Island", "deck 1 is a string"), (7, "deck 1 must be a list of card names"), ([1, 2], "deck 1 must be a list of card names")])
+def test_a_deck_that_is_not_a_list_of_names_is_a_clear_error(deck, match):
+    with pytest.raises(errors.InvalidArgumentError, match=match):
+        mtgsim.Game.from_decks([["Island"] * 10, deck])

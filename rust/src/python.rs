@@ -442,6 +442,17 @@ fn builtin_db() -> Arc<CardDb> {
 
 /// A deck as card names: a list of names, or anything with a `cards()` method returning one
 /// (`mtgsim.DeckList`).
+/// What was wrong with deck `i`: said plainly when it isn't a list of names at all.
+fn deck_error(i: usize, ob: &Bound<'_, PyAny>, e: PyErr) -> PyErr {
+    if ob.is_instance_of::<PyString>() {
+        return to_py(invalid(format!("deck {i} is a string; a deck is a list of card names (or a DeckList)")));
+    }
+    if e.is_instance_of::<PyTypeError>(ob.py()) {
+        return to_py(invalid(format!("deck {i} must be a list of card names (strings) or a DeckList: {}", e.value(ob.py()))));
+    }
+    e
+}
+
 fn deck_names(ob: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
     if let Ok(cards) = ob.getattr("cards") {
         if cards.is_callable() {
@@ -1163,7 +1174,7 @@ impl PyGame {
     #[staticmethod]
     #[pyo3(signature = (decks, seed = None, *, starting_life = Int(20), hand_size = Int(7), db = None), text_signature = "(decks, seed=None, *, starting_life=20, hand_size=7, db=None)")]
     fn from_decks(decks: Vec<Bound<'_, PyAny>>, seed: Option<&Bound<'_, PyAny>>, starting_life: Int, hand_size: Int, db: Option<PyRef<'_, PyCardDb>>) -> PyResult<PyGame> {
-        let decks = decks.iter().map(deck_names).collect::<PyResult<Vec<_>>>()?;
+        let decks = decks.iter().enumerate().map(|(i, d)| deck_names(d).map_err(|e| deck_error(i, d, e))).collect::<PyResult<Vec<_>>>()?;
         let db = db.map(|d| d.0.clone()).unwrap_or_else(builtin_db);
         let seed = seed.map(self::seed).transpose()?.unwrap_or(0);
         let starting_life: i64 = starting_life.0;
