@@ -1110,3 +1110,15 @@ def test_a_card_that_mills_no_card_asks_no_order_of_the_replacements(library):  
         g.strict = True
         g.resolve_top()
         assert g.pending is None and g.library(1) == []
+
+
+def test_milling_as_a_cost_is_milling_all_the_same():  # CR 118.11, 614.1a, 616.1, 701.17b
+    g, _ = mill_game()  # player 0's Bruvac: player 1 mills twice that many
+    g.strict = True
+    assert len(g.pay_mill_cost(1, 2)) == 4 and len(g.library(1)) == 36
+    with pytest.raises(mtgsim.CannotPayError):
+        g.pay_mill_cost(1, 37)  # the cost is what it says: 37 > 36, even though 2x would be milled
+    g, (bruvac, crystal) = mill_game(permanents=("Bruvac the Grandiloquent", "The Water Crystal"))
+    assert g.pay_mill_cost(1, 2) is None and g.pending.kind == "order"
+    g.answer([crystal, bruvac])  # (2 + 4) x 2
+    assert len(g.library(1)) == 40 - 12

@@ -481,8 +481,10 @@ class Game:
         decision, see ``mill``)."""
     def mill_opponents(self, player: int, n: int) -> list[list[int]] | None:
         """Each opponent of ``player`` mills ``n`` (APNAP order; None: stopped at a decision)."""
-    def pay_mill_cost(self, player: int, n: int) -> list[int]:
-        """Milling as a cost: raises CannotPayError if the library is short (CR 701.17b)."""
+    def pay_mill_cost(self, player: int, n: int) -> list[int] | None:
+        """Milling as a cost: raises CannotPayError if the library is short (CR 701.17b).
+        Replacements that change how many cards are milled apply (CR 118.11, 614.1a); returns
+        None when stopped for their order (CR 616.1)."""
     def discard(self, player: int, n: int = 1, *, random: bool = False, chooser: int | None = None) -> list[int] | None:
         """CR 701.9: chosen by the player, at random, or by ``chooser``. Returns the discarded
         cards' new ids, or None when stopped at a decision."""

@@ -1367,11 +1367,9 @@ impl PyGame {
         let milled = Self::act(slf, |g| g.mill_opponents(p, n.0))?;
         Ok(milled.map(|v| Self::by_owner(slf, &opponents, &v)))
     }
-    fn pay_mill_cost(&mut self, player: Int, n: Int) -> PyResult<Vec<u64>> {
-        let player: i64 = player.0;
-        let n: i64 = n.0;
-        let p = self::player(player, &self.game)?;
-        Ok(ids(&self.game.pay_mill_cost(p, n).py_err()?))
+    fn pay_mill_cost(slf: &Bound<'_, Self>, player: Int, n: Int) -> PyResult<Option<Vec<u64>>> {
+        let p = self::player(player.0, &slf.borrow().game)?;
+        Self::act(slf, |g| g.pay_mill_cost(p, n.0))
     }
     #[pyo3(signature = (player, n = Int(1), *, random = false, chooser = None), text_signature = "($self, player, n=1, *, random=False, chooser=None)")]
     fn discard(slf: &Bound<'_, Self>, player: Int, n: Int, random: bool, chooser: Option<Int>) -> PyResult<Option<Vec<u64>>> {

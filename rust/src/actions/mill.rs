@@ -109,8 +109,10 @@ impl Game {
     }
 
     /// Mills `n` cards as a cost: a cost can't be paid with fewer cards in the library
-    /// (CR 701.17b), and then nothing happens.
-    pub fn pay_mill_cost(&mut self, player: usize, n: i64) -> Result<Vec<ObjId>> {
+    /// (CR 701.17b), and then nothing happens. Paying it is milling all the same, so what
+    /// changes how many cards are milled applies (CR 118.11, 614.1a), the player ordering
+    /// those replacements if their order matters (616.1): then it stops for that decision.
+    pub fn pay_mill_cost(&mut self, player: usize, n: i64) -> Result<Progress> {
         self.ensure_idle()?;
         let p = self.check_live_player(player)?;
         let n = check_count(n, "number of cards to mill")?;
@@ -118,12 +120,7 @@ impl Game {
         if have < n as usize {
             return Err(Error::CannotPay(format!("player {p} can't mill {n} card(s) with {have} in their library (CR 701.17b)")));
         }
-        self.undoable(|g| {
-            let milled = g.mill_cards(p, n);
-            g.check_state_based_actions();
-            g.settle()?;
-            Ok(milled)
-        })
+        self.mill_together(vec![p], n)
     }
 
     /// The move itself: the top `min(n, library)` cards to the graveyard, one event. The hot
