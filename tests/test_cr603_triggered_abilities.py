@@ -1359,6 +1359,9 @@ def test_at_the_beginning_of_the_cleanup_step_gives_priority_in_cleanup():  # CR
     assert (g.turn, g.step, g.priority_player, names(g, g.stack())) == (1, "cleanup", 0, ["Ornithopter"])
     g.resolve_top()
     assert g.life(0) == 21
+    # The cleanup step that follows (514.3a) doesn't trigger it again, so the turn ends.
+    g.next_turn()
+    assert (g.turn, g.life(0)) == (2, 21)
 
 
 #: "At the beginning of your upkeep, if your library has no cards in it, you win the game": an
@@ -1521,3 +1524,19 @@ def test_the_active_player_chooses_targets_before_the_next_player_orders_theirs(
         g.answer([lions] if d.kind == "targets" and d.player == 0 else [giant] if d.kind == "targets" else d.options)
     assert asked == [(0, "targets"), (1, "order"), (1, "targets")]
     assert [g.object(s).controller for s in g.stack()] == [1, 1, 0, 1]  # top first; the cycling ability lowest
+
+
+def test_triggers_of_a_player_who_leaves_while_others_choose_are_not_asked_about():  # CR 800.4a, 603.3b
+    g = with_libraries(new_game(3))
+    g.add_cards(0, "battlefield", ["Astral Slide"])
+    g.add_cards(1, "battlefield", ["Astral Slide", "Drake Haven"])
+    g.add_cards(0, "battlefield", ["Hill Giant"])
+    (lions,) = g.add_cards(2, "battlefield", ["Savannah Lions"])
+    (wraith,) = add_hand(g, 1, ["Street Wraith"])
+    g.pass_priority()
+    g.cycle(wraith)
+    assert (g.pending.player, g.pending.kind) == (0, "targets")  # player 0 first (APNAP)
+    g.concede(1)  # player 1's two triggers leave the stack with them, unordered
+    g.answer([lions])
+    assert g.pending is None and names(g, g.stack()) == ["Astral Slide"]
+    g.check_invariants()

@@ -449,6 +449,7 @@ KICKS_AND_CHOICES = [
     ("a kicker paid twice, priced", lambda g, i: g.cost_of(i["joint"], kick=2), "at most once"),
     ("the second kicker paid twice, priced", lambda g, i: g.cost_of(i["necra"], kick=[0, 2]), "kicker 1 can be paid at most once"),
     ("modes for a spell without modes", lambda g, i: g.cast(i["joint"], modes=[0]), "no modes"),
+    ("X for a spell without X, priced", lambda g, i: g.cost_of(i["bolt"], x=3), "no X"),
     ("a negative mode", lambda g, i: g.cast(i["joint"], modes=[-1]), "mode -1"),
     ("a sticker without sticker kicker", lambda g, i: g.cast(i["joint"], sticker=True), "702.33h"),
     ("a discard for a spell without that cost", lambda g, i: g.cast(i["bolt"], targets=[{"player": 1}], discard=i["spare"]), "no additional cost to discard"),

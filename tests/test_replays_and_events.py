@@ -170,3 +170,28 @@ def test_events_are_json_lines_with_the_documented_fields(tmp_path: Path) -> Non
     path = tmp_path / "events.jsonl"
     write_events(g, path)
     assert path.read_text(encoding="utf-8") == events_jsonl(g)
+
+
+def test_a_replay_of_a_game_with_a_cancelled_cast_stands_where_the_game_stood() -> None:  # CR 733
+    import random
+
+    for seed in range(60):
+        rng = random.Random(seed)
+        g = Game.from_decks(list(mtgsim.EXAMPLE_DECKS), seed=seed)
+        for p in (0, 1):
+            g.set_policy(p, "manual")
+        g.play()
+        for _ in range(400):
+            if g.is_over or g.pending is None:
+                break
+            actions = g.legal_actions()
+            casts = [a for a in actions if "cast" in a.text] if g.pending.kind == "action" else []
+            g.take(casts[0] if casts else rng.choice(actions))
+            if casts and g.pending is not None and g.pending.kind != "action" and g.stack() == []:
+                g.cancel()  # a cast waiting for its first decision: taken back whole
+                h = Game.from_replay(g.replay())
+                assert h.to_json() == g.to_json()
+                return
+            if g.pending is None and not g.is_over:
+                g.play()
+    pytest.fail("no cast with a decision of its own was found to cancel")

@@ -345,6 +345,7 @@ def _paused_state() -> tuple[object, dict]:
         ("a priority option naming no object", lambda d: d["pending"]["choice"]["options"].append({"action": "cast", "card": 99999999})),
         ("priority for a player the game lacks", lambda d: d.__setitem__("priority", 9)),
         ("a decision for a player the game lacks", lambda d: d["pending"].__setitem__("player", 5)),
+        ("a decision the paused action doesn't ask", lambda d: d.__setitem__("pending", {"player": 1, "purpose": "order_triggers", "choice": {"type": "yes_no"}})),
     ],
 )
 def test_a_saved_game_whose_paused_action_doesnt_fit_is_refused_on_load(label, mutate):  # GUIDE §3: no panic crosses
@@ -354,3 +355,19 @@ def test_a_saved_game_whose_paused_action_doesnt_fit_is_refused_on_load(label, m
     mutate(bad)
     with pytest.raises(mtgsim.SnapshotError):
         loader(json.dumps(bad))
+
+
+def test_a_decision_offering_what_a_player_who_left_took_with_them_still_saves():  # CR 800.4a
+    g = new_game(3)
+    for p in range(3):
+        g.add_cards(p, "library", ["Island"] * 5)
+    g.add_cards(0, "battlefield", ["Mountain"])
+    (bears,) = g.add_cards(2, "battlefield", ["Grizzly Bears"])
+    (bolt,) = add_hand(g, 0, ["Lightning Bolt"])
+    g.cast(bolt)
+    assert bears in g.pending.options
+    g.concede(2)  # the Bears leave the game; player 0's decision stays
+    h = pickle.loads(pickle.dumps(g))
+    assert h.to_json() == g.to_json()
+    h.answer([{"player": 1}])
+    assert h.stack() != []

@@ -557,8 +557,11 @@ class Game:
         times, for multikicker) to pay each kicker ability — one value for the first, or a list
         (printed [A], [B], then granted sticker kicker). ``targets``: one entry per target of the
         spell. ``payment``: the mana sources to tap; automatic if omitted. ``modes``: the modes of
-        a modal spell by index (CR 700.2; spree modes add their costs). Choices left out are
-        decisions for the caster. Returns the spell's id on the stack, or None when stopped at a
+        a modal spell by index (CR 700.2; spree modes add their costs). ``sticker``: put a
+        sticker on it for each sticker kicker paid (CR 702.33h). Choices left out are decisions
+        for the caster; a choice the spell doesn't offer (modes for a spell without modes, a
+        sticker without sticker kicker, a discard without that cost, X without X) raises
+        InvalidArgumentError. Returns the spell's id on the stack, or None when stopped at a
         decision. An illegal cast raises and changes nothing (CR 733)."""
     def play(self, until: str | int = "game_over", *, max_actions: int = 1000000) -> None:
         """Plays on: whoever has priority chooses an action (pass, play a land, cast a spell,
@@ -631,9 +634,10 @@ class Game:
         instead and its player chooses again, without it (CR 733)."""
     def replay(self) -> dict[str, Any]:
         """The replay of a game made with ``from_decks``: ``{"format": "mtgsim-replay/1",
-        "decks", "seed", "setup", "answers": [{"player", "answer"}, ...]}`` — every decision's
-        answer in order (while the log records). Actions called directly (``mill``, ``cast``)
-        are not decisions and are not in it."""
+        "decks", "seed", "setup", "answers": [{"player", "answer"}, ...], "stood", "at"}`` —
+        every decision's answer in order (while the log records), and where the game stood:
+        its turn and step, and the priority actions taken and whether a decision was waiting.
+        Actions called directly (``mill``, ``cast``) are not decisions and are not in it."""
     @staticmethod
     def from_replay(replay: dict[str, Any] | str, db: CardDB | None = None) -> Game:
         """Plays a replay back: the same game, standing where the recorded one stood, every

@@ -98,7 +98,7 @@ def simulate_on_dask(
     ``simulate`` unchanged, so they, the decks and any ``CardDB`` must pickle (they do).
     ``progress(done, total)`` is called on the client as chunks finish.
 
-    Bad ``games``, ``chunk``, ``start`` or ``seed`` (``start + games`` at most 2**64), a deck
+    Bad ``games``, ``chunk``, ``start`` or ``seed`` (``start + games`` at most 2**64 - 1), a deck
     given as a string, and unknown keyword arguments raise before anything is submitted. If a
     chunk fails, the remaining tasks are cancelled and :class:`DistributedSimulationError`
     names the chunk and the original error. A KeyboardInterrupt (or any error) while waiting

@@ -296,10 +296,14 @@ def _take(game: Game, code: int, space: ActionSpace) -> bool:
     if not 0 <= code < space.size:
         return False
     try:
-        game.take(code, space)
-    except (IllegalActionError, InvalidArgumentError):  # the engine changed nothing (CR 733)
         # A code in range may still name an object slot no object fills yet (room kept for
         # tokens and conjured cards): not a legal action now either.
+        action = space.decode(code, game)
+    except InvalidArgumentError:
+        return False
+    try:
+        game.take(action)
+    except IllegalActionError:  # the engine changed nothing (CR 733)
         return False
     return True
 

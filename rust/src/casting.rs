@@ -313,6 +313,7 @@ impl Game {
         // priority), so a replay of the record never meets it.
         if let Some(before) = self.frames.iter().find_map(|f| if let Frame::Priority(p) = f { p.answers_before_running() } else { None }) {
             history_len = history_len.min(before);
+            self.actions_taken = self.actions_taken.saturating_sub(1); // it was counted as it began
         }
         if self.history.len() > history_len {
             std::sync::Arc::make_mut(&mut self.history).truncate(history_len);
@@ -681,6 +682,9 @@ impl Game {
         let (granted, up, down) = self.spell_cost_statics(p, def);
         check_kicks(&def.name, def.rules.kicker.iter().chain(&granted), def.rules.kicker.len() + granted.len(), kicks)?;
         let printed = if self.casts_with_flashback(slot) { BaseCost::Flashback } else { BaseCost::ManaCost }.symbols(def);
+        if x > 0 && !printed.contains(&ManaSymbol::X) {
+            return Err(invalid(format!("{} has no X in its cost", def.name)));
+        }
         // A spree spell needs at least one mode, and so its additional cost: the cheapest
         // (CR 702.172a).
         let spree = def.rules.choose.is_some_and(|[min, _]| min > 0) && def.rules.modes.iter().all(|m| m.cost.is_some());

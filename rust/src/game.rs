@@ -277,10 +277,10 @@ pub struct Game {
     pub(crate) priority: Option<u8>,
     /// Players who have passed in succession (CR 117.4).
     pub(crate) passes: u8,
-    /// Priority actions taken through the play loop so far, asked or not (a pass that was the
-    /// only choice counts too): where a replay must stand.
+    /// Priority actions taken through the play loop of a recorded game, asked or not (a pass
+    /// that was the only choice counts too; a cancelled one doesn't): where a replay must stand.
     #[serde(default)]
-    pub(crate) priority_actions: u64,
+    pub(crate) actions_taken: u64,
     /// Lands the active player has played this turn (CR 305.2).
     pub(crate) lands_played: u8,
     /// What each spell on the stack was cast with, parallel to `stack` (bottom first).
@@ -314,6 +314,11 @@ pub struct Game {
     /// skipped once (it would find what it found then: nothing).
     #[serde(skip)]
     pub(crate) quiet_pass: bool,
+    /// Cards were put onto the battlefield by setup (`add_cards`) since state-based actions
+    /// were last checked: a pass checks them before the next player receives priority.
+    /// (Every action checks them itself; a loaded game is checked once, to be safe.)
+    #[serde(skip, default = "yes")]
+    pub(crate) unchecked_setup: bool,
     /// The [`Object::flags`] of every definition in `defs`, or-ed together: what no card of
     /// this game has (flashback, say) needn't be looked for (derived from `defs`).
     #[serde(skip)]
@@ -378,7 +383,7 @@ impl Game {
             starting_player: 0,
             priority: Some(0),
             passes: 0,
-            priority_actions: 0,
+            actions_taken: 0,
             lands_played: 0,
             stack_items: Vec::new(),
             stickers: Vec::new(),
@@ -398,6 +403,7 @@ impl Game {
             discard_output: false,
             unattended: false,
             quiet_pass: false,
+            unchecked_setup: false,
             losers: Vec::new(),
             triggered_this_turn: Vec::new(),
             loyalty_activated: Vec::new(),
@@ -673,6 +679,8 @@ impl Game {
         if let Some(t) = defs.iter().find(|d| d.token) {
             return Err(invalid(format!("{} is a token: tokens are created by effects (CR 111.2), not added as cards", t.name)));
         }
+        // Setting up checks nothing; the next time a player receives priority does.
+        self.unchecked_setup |= kind == ZoneKind::Battlefield;
         // The tokens these cards create, so effects find their definitions in the game.
         let mut tokens = Vec::new();
         for def in &defs {
@@ -992,6 +1000,7 @@ impl Game {
     /// the game when at most one player remains (CR 104.2a, 104.4a). Returns whether any was
     /// performed. (The legend rule, which asks a decision, is applied apart.)
     pub fn check_state_based_actions(&mut self) -> bool {
+        self.unchecked_setup = false;
         if self.outcome.is_some() {
             return false;
         }
@@ -1404,7 +1413,8 @@ impl Game {
         self.starting_player = src.starting_player;
         self.priority = src.priority;
         self.passes = src.passes;
-        self.priority_actions = src.priority_actions;
+        self.unchecked_setup = src.unchecked_setup;
+        self.actions_taken = src.actions_taken;
         self.lands_played = src.lands_played;
         self.stack_items.clone_from(&src.stack_items);
         self.stickers.clone_from(&src.stickers);
@@ -1441,4 +1451,9 @@ pub(crate) fn check_count(n: i64, what: &str) -> Result<u32> {
         return Err(invalid(format!("{what} of {n} is out of range (at most {MAX_COUNT})")));
     }
     Ok(n as u32)
+}
+
+/// `true`, as a serde default.
+fn yes() -> bool {
+    true
 }

@@ -132,7 +132,7 @@ impl PriorityProc {
     fn take(mut self, g: &mut Game, action: PriorityAction) -> Step {
         let result = g.take_action(action);
         if result.is_ok() {
-            g.priority_actions += 1;
+            g.actions_taken += 1;
         }
         match result {
             Ok(Some(frame)) => {

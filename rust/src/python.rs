@@ -440,8 +440,6 @@ fn builtin_db() -> Arc<CardDb> {
     DB.get_or_init(|| Arc::new(CardDb::builtin().clone())).clone()
 }
 
-/// A deck as card names: a list of names, or anything with a `cards()` method returning one
-/// (`mtgsim.DeckList`).
 /// What was wrong with deck `i`: said plainly when it isn't a list of names at all.
 fn deck_error(i: usize, ob: &Bound<'_, PyAny>, e: PyErr) -> PyErr {
     if ob.is_instance_of::<PyString>() {
@@ -453,6 +451,8 @@ fn deck_error(i: usize, ob: &Bound<'_, PyAny>, e: PyErr) -> PyErr {
     e
 }
 
+/// A deck as card names: a list of names, or anything with a `cards()` method returning one
+/// (`mtgsim.DeckList`).
 fn deck_names(ob: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
     if let Ok(cards) = ob.getattr("cards") {
         if cards.is_callable() {

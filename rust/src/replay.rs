@@ -72,7 +72,7 @@ impl Game {
     pub fn replay(&self) -> Result<Replay> {
         let origin = self.origin.as_deref().cloned().ok_or_else(|| invalid("only a game made with from_decks can be replayed (its decks and seed are the start of the replay)"))?;
         let answers = self.history.iter().map(|(p, a)| Recorded { player: *p, answer: a.clone() }).collect();
-        let at = StoodAt { actions: self.priority_actions, pending: self.pending.is_some() };
+        let at = StoodAt { actions: self.actions_taken, pending: self.pending.is_some() };
         Ok(Replay { format: FORMAT.into(), origin, answers, stood: Some((self.turn, self.step, self.is_over())), at: Some(at) })
     }
 
@@ -116,7 +116,7 @@ impl Game {
         if let Some(at) = replay.at {
             // The actions that followed the last answer without being asked (the only choice),
             // then on to the decision that was waiting, if one was.
-            while g.priority_actions < at.actions && goes_on(&g) {
+            while g.actions_taken < at.actions && goes_on(&g) {
                 g.play_one()?;
             }
             if at.pending && goes_on(&g) {

@@ -106,11 +106,18 @@ impl Game {
             return bad(if self.pending.is_some() { "a decision is waiting with no action paused for it".into() } else { "an action is paused with no decision waiting".into() });
         }
         let Some(d) = &self.pending else { return Ok(()) };
+        // A priority decision is asked by the play loop's frame and by nothing else.
+        let asked_by_priority = matches!(self.frames.last(), Some(crate::process::Frame::Priority(_)));
+        if asked_by_priority != (d.purpose == crate::decision::Purpose::Priority) {
+            return bad(format!("the waiting {} decision isn't one the paused action asks", d.purpose.name()));
+        }
         let n = self.players.len();
         if d.player as usize >= n {
             return bad(format!("the waiting decision is player {}'s in a {n}-player game", d.player));
         }
-        let exists = |id: &ObjId| self.slot_of(*id).is_ok();
+        // An object may have gone since it was offered (its owner left the game, CR 800.4a);
+        // it must at least be one the game had.
+        let exists = |id: &ObjId| (id.slot() as usize) < self.objects.len();
         let named_exist = match &d.choice {
             Choice::Cards { options, .. } | Choice::Order { options } | Choice::Scry { cards: options } => options.iter().all(exists),
             Choice::Targets { options, .. } => options.iter().all(|t| match t {

@@ -292,7 +292,14 @@ impl TriggerProc {
     /// targets, so a player orders knowing the targets already chosen (CR 603.3b, 603.3d).
     pub(crate) fn step(mut self, g: &mut Game) -> Step {
         loop {
-            if self.ordering_next(g) {
+            self.forget_gone(g);
+            // Resumed: the answer says what was asked (a game saved by an earlier version may
+            // have asked the orders first); else APNAP order decides what comes next.
+            let ordering = match (&g.answer, self.asked) {
+                (Some(answer), true) => matches!(answer, Answer::Cards { .. }),
+                _ => self.ordering_next(g),
+            };
+            if ordering {
                 let group = self.groups.last().expect("a group to order");
                 if self.asked {
                     self.asked = false;
@@ -338,6 +345,26 @@ impl TriggerProc {
             self.asked = true;
             let d = Decision { player: controller, purpose: Purpose::Targets { index: self.next_target as u8 }, choice };
             return Step::Ask(Frame::Triggers(self), d);
+        }
+    }
+
+    /// Abilities that left the stack while a decision waited (their controller left the game,
+    /// CR 800.4a) are neither ordered nor given targets; a group left with one isn't ordered.
+    fn forget_gone(&mut self, g: &Game) {
+        if self.asked {
+            return; // the answer in hand refers to what was asked
+        }
+        let on_stack = |s: &u32| g.stack.contains(s);
+        if !self.with_targets.iter().all(on_stack) || !self.groups.iter().flatten().all(on_stack) {
+            if self.with_targets.first().is_some_and(|s| !on_stack(s)) {
+                self.next_target = 0;
+                self.chosen.clear();
+            }
+            self.with_targets.retain(on_stack);
+            for group in &mut self.groups {
+                group.retain(on_stack);
+            }
+            self.groups.retain(|group| group.len() > 1);
         }
     }
 

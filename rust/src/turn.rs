@@ -123,7 +123,8 @@ impl AdvanceProc {
             }
             // Players who got priority in a cleanup step pass into another cleanup step
             // (CR 514.3a).
-            let next = if g.step == Step::Cleanup { Some(Step::Cleanup) } else { g.step.next() };
+            let again = g.step == Step::Cleanup;
+            let next = if again { Some(Step::Cleanup) } else { g.step.next() };
             let Some(next) = next else {
                 g.start_turn();
                 continue;
@@ -135,8 +136,11 @@ impl AdvanceProc {
                 continue;
             }
             g.log.push_with(|| Event::StepBegan { turn: g.turn, step: next, active: g.active });
-            if !matches!(next, Step::Draw | Step::DeclareBlockers | Step::CombatDamage) {
-                g.fire(crate::trigger::TriggerEvent::StepBegan { step: next }); // "at the beginning of ..." (CR 603.2)
+            // "At the beginning of ..." (CR 603.2). A cleanup step that follows one in which
+            // players got priority (CR 514.3a) doesn't trigger them again: an ability that
+            // triggers at every cleanup would otherwise never let the turn end.
+            if !matches!(next, Step::Draw | Step::DeclareBlockers | Step::CombatDamage) && !again {
+                g.fire(crate::trigger::TriggerEvent::StepBegan { step: next });
             }
             match next {
                 Step::Untap => unreachable!("the untap step begins a turn"),
@@ -206,12 +210,14 @@ impl Game {
     fn pass_and_go_on(&mut self) -> Result<Progress> {
         match self.pass_inner()? {
             Some(frame) => self.perform(frame),
-            None => {
-                // The next player is about to receive priority: state-based actions first
-                // (CR 117.5, 704.3); a setup call since the last check may have made one apply.
+            // The next player is about to receive priority: state-based actions first (CR
+            // 117.5, 704.3). Every action checked them as it finished; only setup since then
+            // (cards put onto the battlefield) may have made one apply.
+            None if self.unchecked_setup => {
                 self.check_state_based_actions();
                 self.settle()
             }
+            None => Ok(Progress::Done(Vec::new())),
         }
     }
 
