@@ -52,13 +52,19 @@ def test_a_replay_can_be_continued_and_saved(tmp_path: Path) -> None:
     assert h.events == g.events
 
 
-def test_a_replay_made_step_by_step_through_legal_actions() -> None:
-    import random
-
-    g = Game.from_decks(list(mtgsim.EXAMPLE_DECKS), seed=11)
+def by_hand(seed: int) -> Game:
+    """The example game with every player answering by hand, at its first decision."""
+    g = Game.from_decks(list(mtgsim.EXAMPLE_DECKS), seed=seed)
     for p in (0, 1):
         g.set_policy(p, "manual")
     g.play()
+    return g
+
+
+def test_a_replay_made_step_by_step_through_legal_actions() -> None:
+    import random
+
+    g = by_hand(11)
     rng = random.Random(3)
     for _ in range(150):
         if g.is_over:
@@ -76,10 +82,7 @@ def test_a_replay_stands_where_the_game_stood_after_every_action(seed: int) -> N
     import random
 
     rng = random.Random(seed)
-    g = Game.from_decks(list(mtgsim.EXAMPLE_DECKS), seed=seed)
-    for p in (0, 1):
-        g.set_policy(p, "manual")
-    g.play()
+    g = by_hand(seed)
     for _ in range(60):
         if g.is_over:
             break
@@ -177,10 +180,7 @@ def test_a_replay_of_a_game_with_a_cancelled_cast_stands_where_the_game_stood() 
 
     for seed in range(60):
         rng = random.Random(seed)
-        g = Game.from_decks(list(mtgsim.EXAMPLE_DECKS), seed=seed)
-        for p in (0, 1):
-            g.set_policy(p, "manual")
-        g.play()
+        g = by_hand(seed)
         for _ in range(400):
             if g.is_over or g.pending is None:
                 break
