@@ -270,3 +270,31 @@ def test_a_deck_given_as_a_string_is_a_clear_error(which: str, decks: Any, match
             mtgsim.simulate(decks, 2)
         else:
             simulate_on_dask(_NoClient(), decks, 2)
+
+
+def test_goldfish_never_cycles_away_its_last_life_nor_typecycles_for_nothing() -> None:
+    """Street Wraith at 2 life would lose the game; Islandcycling with no Island left in the
+    library finds nothing. The goldfish does neither (it passes instead)."""
+    g = mtgsim.Game(2, 1)
+    g.add_cards(0, "library", ["Swamp"] * 10)
+    g.add_cards(1, "library", ["Swamp"] * 10)
+    g.add_cards(0, "battlefield", ["Island"])
+    wraith, lorien = g.add_cards(0, "hand", ["Street Wraith", "Lórien Revealed"])
+    g.set_life(0, 2)
+    for p in (0, 1):
+        g.set_policy(p, "goldfish")
+    assert (g.turn, g.step, g.active_player) == (1, "precombat_main", 0)
+    g.play(until="end_of_turn")
+    assert g.life(0) == 2 and wraith in g.hand(0) and lorien in g.hand(0)
+    # With life to spare and an Island at the bottom of the library, it cycles both.
+    g = mtgsim.Game(2, 1)
+    g.add_cards(0, "library", ["Swamp"] * 10)
+    g.add_cards(0, "library", ["Island"], position="bottom")
+    g.add_cards(1, "library", ["Swamp"] * 10)
+    g.add_cards(0, "battlefield", ["Island"])
+    wraith, lorien = g.add_cards(0, "hand", ["Street Wraith", "Lórien Revealed"])
+    for p in (0, 1):
+        g.set_policy(p, "goldfish")
+    assert (g.turn, g.step, g.active_player) == (1, "precombat_main", 0)
+    g.play(until="end_of_turn")
+    assert wraith not in g.hand(0) and lorien not in g.hand(0) and g.life(0) == 18

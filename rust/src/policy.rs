@@ -26,7 +26,8 @@ pub enum Policy {
     /// Plays a land when it can; then casts the first spell it can pay for; then, at sorcery
     /// speed, activates a planeswalker's first ability that costs no loyalty (+N or 0); then,
     /// in its own main phase, cycles (or typecycles) the first card it can when it lacks lands (no land card
-    /// in hand) or spells (nothing in hand but lands and cards with cycling); else passes.
+    /// in hand) or spells (nothing in hand but lands and cards with cycling) — but not paying its
+    /// last life, nor typecycling for a card its library no longer holds; else passes.
     /// Scries by need: lacking lands, it keeps lands on top and puts the rest on the bottom;
     /// holding a land, the reverse. Aims at opponents; every other choice as `First` (kick as
     /// often as affordable, the largest X).
@@ -213,7 +214,7 @@ impl crate::game::Game {
                         loyalty = Some(a);
                         return true; // before any cycling
                     }
-                    if cycling.is_none() {
+                    if cycling.is_none() && self.goldfish_would_cycle(p, ability) {
                         cycling = Some(a);
                     }
                     false
@@ -222,6 +223,19 @@ impl crate::game::Game {
             }
         });
         chosen.or(loyalty).or(cycling).unwrap_or(PriorityAction::Pass)
+    }
+
+    /// Whether the goldfish would pay for this cycling: not with its last life (Street Wraith
+    /// at 2), and not to search for a card its library no longer holds (Islandcycling with no
+    /// Island left: it knows what its library holds, if not in which order).
+    fn goldfish_would_cycle(&self, p: u8, ability: &crate::rules::ActivatedAbility) -> bool {
+        if ability.cost.pay_life as i64 >= self.players[p as usize].life as i64 {
+            return false;
+        }
+        ability.effects.iter().all(|e| match e {
+            crate::rules::Effect::Search { filter, who: crate::rules::Who::You, .. } => self.players[p as usize].library.iter().any(|&s| filter.matches(self.def_of_slot(s))),
+            _ => true,
+        })
     }
 
     /// The goldfish's answers that depend on the game: its priority action and scry by need.
