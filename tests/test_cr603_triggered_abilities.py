@@ -1540,3 +1540,17 @@ def test_triggers_of_a_player_who_leaves_while_others_choose_are_not_asked_about
     g.answer([lions])
     assert g.pending is None and names(g, g.stack()) == ["Astral Slide"]
     g.check_invariants()
+
+
+def test_a_player_who_concedes_while_targeting_their_trigger_is_skipped():  # CR 800.4a, 603.3b
+    g = with_libraries(new_game(3))
+    g.add_cards(1, "battlefield", ["Astral Slide"])
+    g.add_cards(2, "battlefield", ["Astral Slide"])
+    giant, bears = g.add_cards(0, "battlefield", ["Hill Giant", "Grizzly Bears"])
+    (wraith,) = add_hand(g, 0, ["Street Wraith"])
+    g.cycle(wraith)
+    assert (g.pending.player, g.pending.kind) == (1, "targets")
+    g.concede(1)
+    assert (g.pending.player, g.pending.kind) == (2, "targets")  # the next player's trigger still gets its target
+    g.answer([giant])
+    assert [g.object(s).controller for s in g.stack()] == [2, 0]

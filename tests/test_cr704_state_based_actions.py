@@ -279,3 +279,46 @@ def test_passing_priority_checks_state_based_actions_before_the_next_player_gets
     assert jace in g.battlefield()
     g.pass_priority()
     assert jace not in g.battlefield() and g.priority_player == 1
+
+
+def test_a_player_who_concedes_while_choosing_for_another_players_ability_is_skipped():  # CR 800.4a, 104.3a
+    """Player 0's kicked Bloodhusk Ritualist: player 1 must discard, and concedes while
+    choosing. The trigger goes on without them and finishes; it doesn't resolve again."""
+    g = new_game(3)
+    for p in range(3):
+        g.add_cards(p, "library", ["Island"] * 10)
+    g.add_cards(0, "battlefield", ["Swamp"] * 4)
+    add_hand(g, 1, ["Island"] * 3)
+    add_hand(g, 2, ["Island"] * 3)
+    (ritualist,) = add_hand(g, 0, ["Bloodhusk Ritualist"])
+    g.cast(ritualist, kick=1)
+    g.resolve_top()
+    g.answer([{"player": 1}])
+    for _ in range(3):
+        g.pass_priority()
+    assert (g.pending.player, g.pending.kind) == (1, "choose_cards")
+    g.concede(1)
+    assert g.pending is None and g.stack() == [] and g.priority_player == 0
+    assert [e["kind"] for e in g.events][-2:] == ["player_lost", "resolved"]
+    assert len(g.hand(2)) == 3
+
+
+def test_a_player_who_concedes_during_a_simultaneous_search_passes_the_choice_on():  # CR 701.23i, 800.4a
+    g = new_game(3)
+    for p in range(3):
+        g.add_cards(p, "library", ["Forest"] * 6 + ["Island"] * 4)
+    (vet,) = g.add_cards(0, "battlefield", ["Veteran Explorer"])
+    g.add_cards(0, "battlefield", ["Mountain"])
+    (bolt,) = add_hand(g, 0, ["Lightning Bolt"])
+    g.cast(bolt, targets=[vet])
+    g.resolve_top()
+    for _ in range(3):
+        g.pass_priority()
+    while g.pending is not None and g.pending.player == 0:
+        g.answer(True if g.pending.kind == "yes_no" else g.pending.options[: g.pending.max])
+    assert g.pending.player == 1
+    g.concede(1)
+    assert (g.pending.player, g.pending.kind) == (2, "yes_no")  # player 2 decides next; nobody is asked twice
+    g.answer(False)
+    assert g.pending is None and g.stack() == []
+    assert sum(1 for s in g.battlefield() if g.name(s) == "Forest" and g.object(s).controller == 0) == 2

@@ -464,8 +464,10 @@ class Game:
     def remove_counters(self, id: int, kind: str, n: int = 1) -> None: ...
     def set_tapped(self, id: int, tapped: bool = True) -> None: ...
     def concede(self, player: int) -> None:
-        """CR 104.3a: at any time, even during a decision (the action in progress stops). In a
-        multiplayer game that goes on, the player's cards leave the game (CR 800.4a)."""
+        """CR 104.3a: at any time, even during a decision. In a multiplayer game that goes on,
+        the player's cards leave the game (CR 800.4a), and another player's spell or ability
+        waiting on them to discard, search, or order or target their triggers goes on without
+        them; any other action waiting on their decision stops where it is."""
 
     # actions
     def draw(self, player: int, n: int = 1) -> list[int]:

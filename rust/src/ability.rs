@@ -335,6 +335,11 @@ pub(crate) fn reduce_generic(symbols: &mut crate::payment::Symbols, mut n: u32) 
 }
 
 impl ActivateProc {
+    /// The player activating the ability.
+    pub(crate) fn player(&self) -> u8 {
+        self.player
+    }
+
     /// The mana sources that may pay: the player's untapped ones, except the source itself if
     /// the cost taps or untaps it and the permanent being sacrificed (neither can also tap
     /// for mana toward the same cost).

@@ -328,6 +328,11 @@ impl Game {
 }
 
 impl CastProc {
+    /// The player casting the spell.
+    pub(crate) fn caster(&self) -> u8 {
+        self.caster
+    }
+
     /// The card's name and the cost of kicker ability `i`, for describing the choice.
     pub(crate) fn kicker_description(&self, g: &Game, i: usize) -> (String, String) {
         let name = g.defs[self.def as usize].name.to_string();

@@ -109,6 +109,11 @@ enum Root {
 }
 
 impl EffectProc {
+    /// The player who controls the spell or ability being resolved.
+    pub(crate) fn controller(&self) -> u8 {
+        self.ctx.controller
+    }
+
     pub(crate) fn spell(def: u32, ctx: EffectCtx) -> EffectProc {
         EffectProc { def, root: Root::Spell, path: Vec::new(), pc: 0, choosing: false, mill_orders: Vec::new(), ctx }
     }

@@ -832,10 +832,12 @@ impl Game {
     }
 
     /// The player concedes (CR 104.3a).
-    /// A player may concede at any time (CR 104.3a), even while a decision is pending. If
-    /// the decision was the conceding player's, the action in progress stops where it is
-    /// (what it already did stays done); another player's decision stays pending, and the
-    /// action goes on without the player who left (CR 800.4a).
+    /// A player may concede at any time (CR 104.3a), even while a decision is pending.
+    /// Another player's decision stays pending, and the action goes on without the player who
+    /// left (CR 800.4a). So does another player's spell or ability that was waiting on the
+    /// leaver to discard, search, or order or target their triggers: that choice is skipped.
+    /// Otherwise, if the decision was the leaver's, the action in progress stops where it is
+    /// (what it already did stays done).
     pub fn concede(&mut self, player: usize) -> Result<()> {
         if self.outcome.is_some() {
             return Err(Error::GameOver);
@@ -843,17 +845,45 @@ impl Game {
         let p = self.check_live_player(player)?;
         self.lose(p, LossReason::Conceded);
         self.check_state_based_actions();
-        if self.outcome.is_some() || self.pending.as_ref().is_some_and(|d| d.player == p) {
+        // Whether the action in progress (a cast, an activation, a resolution) is the leaver's.
+        let theirs = self.frames.iter().any(|f| match f {
+            Frame::Resolve(r) => r.resolving().is_some_and(|s| self.objects[s as usize].controller == p),
+            Frame::Effect(e) => e.controller() == p,
+            Frame::Cast(c) => c.caster() == p,
+            Frame::Activate(a) => a.player() == p,
+            _ => false,
+        });
+        let their_decision = self.pending.as_ref().is_some_and(|d| d.player == p);
+        // Their choice within another player's spell or ability (a discard, a search, ordering
+        // or targeting their triggers) is skipped, and that goes on without them (CR 800.4a):
+        // those steps pass over a player who left.
+        let skippable = matches!(self.frames.last(), Some(Frame::Discard(_) | Frame::Search(_) | Frame::Triggers(_))) && !self.needs_snapshot();
+        if self.outcome.is_none() && their_decision && !theirs && skippable {
+            if let Some(Frame::Triggers(t)) = self.frames.last_mut() {
+                t.withdraw_question(); // their abilities left the stack: forgotten, not asked about
+            }
+            self.pending = None;
+            self.partial.clear();
+            self.answer = None;
+            let output = std::mem::take(&mut self.output);
+            let progress = self.run();
+            self.output = output;
+            self.output.clear();
+            return progress.map(|_| ());
+        }
+        if self.outcome.is_some() || their_decision {
+            // The game is over, or the work in progress waited on the leaver for something that
+            // can't be skipped: it stops where it is (what it already did stays done).
             self.frames.clear();
             self.pending = None;
             self.partial.clear();
             self.answer = None;
             self.output.clear();
-            // The game goes on (CR 800.4a): if it stopped mid-resolution, the next player in
-            // turn order receives priority.
+            // The game goes on (CR 800.4a): if it stopped mid-resolution, the active player
+            // (or the next one still in the game, 800.4j) receives priority, as after any
+            // resolution (CR 117.3b).
             if self.outcome.is_none() && self.priority.is_none() {
-                let next = self.next_live_player(p);
-                self.give_priority(next);
+                self.give_priority(self.active);
             }
         }
         Ok(())

@@ -55,6 +55,11 @@ impl ResolveProc {
         ResolveProc { finishing: None }
     }
 
+    /// The slot of the spell or ability whose instructions are running, once they are.
+    pub(crate) fn resolving(&self) -> Option<u32> {
+        self.finishing
+    }
+
     pub(crate) fn step(self, g: &mut Game) -> Step {
         if let Some(slot) = self.finishing {
             g.finish_spell(slot, false);

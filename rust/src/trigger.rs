@@ -348,6 +348,12 @@ impl TriggerProc {
         }
     }
 
+    /// The question asked is withdrawn (the player it was asked of left the game): the next
+    /// step works out afresh what to ask, and of whom.
+    pub(crate) fn withdraw_question(&mut self) {
+        self.asked = false;
+    }
+
     /// Abilities that left the stack while a decision waited (their controller left the game,
     /// CR 800.4a) are neither ordered nor given targets; a group left with one isn't ordered.
     fn forget_gone(&mut self, g: &Game) {
