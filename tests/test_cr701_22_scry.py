@@ -233,3 +233,19 @@ def test_each_player_scries_their_own_amount_and_one_told_to_scry_0_does_not_scr
     scried = [e for e in g.events if e["kind"] == "scried"]
     assert [(e["player"], e["amount"]) for e in scried] == [(0, 2), (1, 1)]  # player 2 scried 0: no scry (701.22b)
     assert g.library(0) == libs[0][2:] + libs[0][:2]
+
+
+def test_a_player_who_concedes_while_scrying_with_others_is_skipped():  # CR 701.22c, 800.4a
+    g = new_game(3)
+    for p in range(3):
+        g.add_cards(p, "library", ["Island", "Swamp", "Forest"])
+    lib0, lib2 = g.library(0), g.library(2)
+    g.scry_each([0, 1, 2], 2)
+    g.answer(([], lib0[:2]))  # player 0: both to the bottom
+    assert g.pending.player == 1
+    g.concede(1)
+    assert (g.pending.player, g.pending.kind) == (2, "scry")  # the others go on
+    g.answer((lib2[:2], []))
+    assert g.pending is None
+    assert g.library(0) == [lib0[2], *lib0[:2]] and g.library(2) == lib2
+    assert [e["player"] for e in g.events if e["kind"] == "scried"] == [0, 2]

@@ -466,7 +466,7 @@ class Game:
     def concede(self, player: int) -> None:
         """CR 104.3a: at any time, even during a decision. In a multiplayer game that goes on,
         the player's cards leave the game (CR 800.4a), and another player's spell or ability
-        waiting on them to discard, search, or order or target their triggers goes on without
+        waiting on them to discard, search, scry, or order or target their triggers goes on without
         them; any other action waiting on their decision stops where it is."""
 
     # actions

@@ -835,7 +835,8 @@ impl Game {
     /// A player may concede at any time (CR 104.3a), even while a decision is pending.
     /// Another player's decision stays pending, and the action goes on without the player who
     /// left (CR 800.4a). So does another player's spell or ability that was waiting on the
-    /// leaver to discard, search, or order or target their triggers: that choice is skipped.
+    /// leaver to discard, search, scry, or order or target their triggers: that choice is
+    /// skipped.
     /// Otherwise, if the decision was the leaver's, the action in progress stops where it is
     /// (what it already did stays done).
     pub fn concede(&mut self, player: usize) -> Result<()> {
@@ -854,13 +855,15 @@ impl Game {
             _ => false,
         });
         let their_decision = self.pending.as_ref().is_some_and(|d| d.player == p);
-        // Their choice within another player's spell or ability (a discard, a search, ordering
-        // or targeting their triggers) is skipped, and that goes on without them (CR 800.4a):
+        // Their choice within another player's spell or ability (a discard, a search, a scry,
+        // ordering or targeting their triggers) is skipped, and that goes on without them (CR 800.4a):
         // those steps pass over a player who left.
-        let skippable = matches!(self.frames.last(), Some(Frame::Discard(_) | Frame::Search(_) | Frame::Triggers(_))) && !self.needs_snapshot();
+        let skippable = matches!(self.frames.last(), Some(Frame::Discard(_) | Frame::Search(_) | Frame::Triggers(_) | Frame::Scry(_))) && !self.needs_snapshot();
         if self.outcome.is_none() && their_decision && !theirs && skippable {
-            if let Some(Frame::Triggers(t)) = self.frames.last_mut() {
-                t.withdraw_question(); // their abilities left the stack: forgotten, not asked about
+            match self.frames.last_mut() {
+                Some(Frame::Triggers(t)) => t.withdraw_question(), // their abilities left the stack
+                Some(Frame::Scry(s)) => s.withdraw_question(),
+                _ => {}
             }
             self.pending = None;
             self.partial.clear();

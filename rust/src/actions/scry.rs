@@ -58,6 +58,14 @@ impl Game {
 }
 
 impl ScryProc {
+    /// The question asked is withdrawn: the player it was asked of left the game, and scries
+    /// nothing (CR 800.4a); the others go on.
+    pub(crate) fn withdraw_question(&mut self) {
+        if std::mem::take(&mut self.asked) {
+            self.piles.push((Vec::new(), Vec::new()));
+        }
+    }
+
     pub(crate) fn step(mut self, g: &mut Game) -> Step {
         if let Some(n) = self.saved_amount.take() {
             self.amounts = vec![n; self.players.len()];
