@@ -317,7 +317,7 @@ pub struct Game {
     /// Cards were put onto the battlefield by setup (`add_cards`) since state-based actions
     /// were last checked: a pass checks them before the next player receives priority.
     /// (Every action checks them itself; a loaded game is checked once, to be safe.)
-    #[serde(skip, default = "yes")]
+    #[serde(skip, default = "crate::policy::yes")]
     pub(crate) unchecked_setup: bool,
     /// The [`Object::flags`] of every definition in `defs`, or-ed together: what no card of
     /// this game has (flashback, say) needn't be looked for (derived from `defs`).
@@ -868,9 +868,7 @@ impl Game {
             self.pending = None;
             self.partial.clear();
             self.answer = None;
-            let output = std::mem::take(&mut self.output);
             let progress = self.run();
-            self.output = output;
             self.output.clear();
             return progress.map(|_| ());
         }
@@ -1484,9 +1482,4 @@ pub(crate) fn check_count(n: i64, what: &str) -> Result<u32> {
         return Err(invalid(format!("{what} of {n} is out of range (at most {MAX_COUNT})")));
     }
     Ok(n as u32)
-}
-
-/// `true`, as a serde default.
-fn yes() -> bool {
-    true
 }

@@ -164,7 +164,8 @@ pub struct Seat {
     pub auto_pay: bool,
 }
 
-fn yes() -> bool {
+/// `true`, as a serde default.
+pub(crate) fn yes() -> bool {
     true
 }
 

@@ -292,6 +292,8 @@ impl TriggerProc {
     /// targets, so a player orders knowing the targets already chosen (CR 603.3b, 603.3d).
     pub(crate) fn step(mut self, g: &mut Game) -> Step {
         loop {
+            // Abilities leave the stack only while a decision waits (their controller left the
+            // game); looked at once the answer in hand is used, not before.
             self.forget_gone(g);
             // Resumed: the answer says what was asked (a game saved by an earlier version may
             // have asked the orders first); else APNAP order decides what comes next.
