@@ -37,6 +37,11 @@
 
 #![warn(missing_docs)] // every public item is documented; CI's clippy run makes this an error
 
+/// The allocator of builds with the `mimalloc` feature (the Python extension's among them).
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 pub mod ability;
 pub mod actions;
 pub mod batch;
