@@ -278,3 +278,22 @@ def test_revealing_a_card_that_no_longer_exists_is_rejected():  # CR 400.7, 733
     g.move(bolt, "graveyard")
     with rejected(g, mtgsim.NoSuchObjectError):
         g.reveal(0, [bolt])
+
+
+@pytest.mark.parametrize("exiled_instead", [False, True])
+def test_a_search_that_puts_a_card_into_the_graveyard_triggers_library_to_graveyard_abilities(exiled_instead):  # CR 603.2, 603.10a, 614.1a
+    # Before, only mills triggered Sidisi; an Entomb-like search put the Bears there unseen.
+    db = mtgsim.CardDB()
+    db.add([{"name": "Test Entomb", "mana_cost": "{B}", "type_line": "Instant",
+             "rules": {"spell": [{"search": {"who": "you", "filter": "creature", "count": 1, "to": "graveyard"}}]}}])
+    g = mtgsim.Game(2, 0, db=db)
+    for p in (0, 1):
+        g.set_policy(p, "first")
+    g.add_cards(0, "library", ["Island"] * 5 + ["Grizzly Bears"])
+    g.add_cards(1, "library", ["Island"] * 5)
+    g.add_cards(0, "battlefield", ["Swamp", "Sidisi, Brood Tyrant"] + (["Rest in Peace"] if exiled_instead else []))
+    (entomb,) = g.add_cards(0, "hand", ["Test Entomb"])
+    g.cast(entomb)
+    g.resolve_top()
+    assert names(g, g.graveyard(0)) == ([] if exiled_instead else ["Test Entomb", "Grizzly Bears"])  # top first
+    assert names(g, g.stack()) == ([] if exiled_instead else ["Sidisi, Brood Tyrant"])

@@ -672,3 +672,21 @@ def test_with_auto_pay_off_the_player_chooses_what_pays_a_you_may_pay(card):  # 
         assert [g.name(c) for c in g.battlefield() if g.name(c) == "Drake"] == ["Drake"]
     else:
         assert g.life(1) == 18 and g.life(0) == 20
+
+
+@pytest.mark.parametrize("x", [0, 3])
+def test_a_when_you_cycle_trigger_reads_the_x_paid_to_cycle(x):  # CR 107.3e, 702.29 (Shark Typhoon)
+    # Before, the trigger read the card's own X, which is 0: the card was cycled, never cast.
+    db = mtgsim.CardDB()
+    db.add([{"name": "Shark Test", "mana_cost": "{5}{U}", "type_line": "Enchantment",
+             "oracle_text": "Cycling {X}{1}{U}\nWhen you cycle this card, each opponent mills X cards.",
+             "rules": {"triggers": [{"when": "cycle_this", "effects": [{"mill": {"who": "each_opponent", "count": "x"}}]}]}}])
+    g = mtgsim.Game(2, 0, db=db)
+    g.add_cards(0, "library", ["Island"] * 10)
+    g.add_cards(1, "library", ["Island"] * 20)
+    g.add_cards(0, "battlefield", ["Island"] * 5)
+    (shark,) = g.add_cards(0, "hand", ["Shark Test"])
+    g.activate(shark, 0, x=x)
+    while g.stack():
+        g.resolve_top()
+    assert len(g.library(1)) == 20 - x and len(g.hand(0)) == 1

@@ -304,6 +304,19 @@ def test_only_a_spell_on_the_stack_can_be_copied():  # CR 707.10, 733
             g.copy_spell(spell, controller=bad_player)
 
 
+def test_an_ability_on_the_stack_is_not_a_spell_and_cannot_be_copied_as_one():  # CR 707.10, 113.1, 733
+    # Before, Ruin Crab's landfall trigger was copied as a "spell" that became a token Ruin Crab.
+    g = game()
+    g.add_cards(0, "battlefield", ["Ruin Crab"])
+    (island,) = add_hand(g, 0, ["Island"])
+    g.play_land(island)
+    (trigger,) = g.stack()
+    with untouched(g, mtgsim.IllegalActionError, match="ability on the stack"):
+        g.copy_spell(trigger)
+    resolve_all(g)
+    assert len(g.library(1)) == 7 and names(g, g.battlefield()).count("Ruin Crab") == 1  # one trigger milled 3; no token
+
+
 def test_no_copy_while_a_decision_is_pending():  # GUIDE §4, CR 733
     g, spell = bolt_on_stack()
     add_hand(g, 1, ["Island", "Island"])

@@ -510,3 +510,16 @@ def test_cost_of_counts_an_additional_discard_cost(caster):  # CR 601.2f, 601.2b
 def test_a_deck_that_is_not_a_list_of_names_is_a_clear_error(deck, match):
     with pytest.raises(errors.InvalidArgumentError, match=match):
         mtgsim.Game.from_decks([["Island"] * 10, deck])
+
+
+def test_cost_of_prices_only_what_could_be_cast_from_where_it_is(caster):  # CR 601.2a, 305.9, 733
+    # Before, an Everflowing Chalice on the battlefield or a card in the library got a price.
+    g, ids = caster
+    (chalice,) = g.add_cards(0, "battlefield", ["Everflowing Chalice"])
+    (buried,) = g.add_cards(0, "library", ["Lightning Bolt"])
+    for card, where in ((chalice, "battlefield"), (buried, "library"), (ids["spare"], "a land")):
+        with rejected(g, errors.IllegalActionError):
+            g.cost_of(card)
+        with pytest.raises(errors.IllegalActionError, match="land" if where == "a land" else where):
+            g.cost_of(card)
+    assert g.cost_of(ids["bolt"]) == ("{R}", True)

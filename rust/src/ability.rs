@@ -561,6 +561,16 @@ impl Game {
         }
         if discard_self {
             self.discard_one(p, slot, Some(p), false, false, cycling);
+            if cycling && a.x > 0 {
+                // "When you cycle this card" reads the X paid to cycle it (CR 107.3e: Shark
+                // Typhoon); the card itself was never cast, so its own X is 0.
+                let defs = &self.defs;
+                for t in self.pending_triggers.iter_mut().filter(|t| t.source == slot && t.delayed.is_none()) {
+                    if defs[self.objects[slot as usize].def as usize].rules.triggers[t.index as usize].when == crate::rules::Trigger::CycleThis {
+                        t.cast.x = a.x;
+                    }
+                }
+            }
         } else if sacrifice_self {
             self.sacrifice(slot);
         }

@@ -673,6 +673,17 @@ impl Game {
     /// graveyard card with flashback is costed for its flashback cost, unless a permission lets
     /// it be cast from there for its mana cost.
     pub fn cost_of(&self, card: ObjId, kicks: &[u32], x: u32) -> Result<(Vec<ManaSymbol>, bool)> {
+        // Priced only where it could be cast from (CR 601.2a), as `cast` refuses the rest.
+        let slot = self.slot_of(card)?;
+        let o = self.objects[slot as usize];
+        let def = &self.defs[o.def as usize];
+        let from_graveyard = o.zone.kind == ZoneKind::Graveyard && (self.casts_with_flashback(slot) || self.may_cast_from_graveyard(o.owner, def));
+        if o.zone.kind != ZoneKind::Hand && !from_graveyard {
+            return Err(illegal(format!("{} is in {}: a spell is cast from its owner's hand, or from their graveyard with flashback or a permission, so it has no cost to cast there", def.name, o.zone)));
+        }
+        if def.is(CardType::Land) {
+            return Err(illegal(format!("{} is a land: lands are played, not cast (CR 305.9)", def.name)));
+        }
         let (p, cost) = self.total_cost_of(card, kicks, x)?;
         // The whole total cost (CR 601.2f), its additional "discard a card" included.
         let payable = self.additional_discard_payable(p, card.slot()) && self.can_pay_mana(p, &cost, None);

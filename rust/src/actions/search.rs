@@ -263,10 +263,14 @@ impl SearchProc {
             Destination::Graveyard => ZoneKind::Graveyard,
             Destination::Exile => ZoneKind::Exile,
         };
+        let mut to_graveyard: smallvec::SmallVec<[ObjId; 4]> = smallvec::SmallVec::new();
         for &from_id in found {
             let slot = from_id.slot();
             let from = g.objects[slot as usize].zone;
             let card = g.move_slot(slot, to, Position::Top);
+            if g.objects[slot as usize].zone.kind == ZoneKind::Graveyard && from.kind == ZoneKind::Library {
+                to_graveyard.push(card); // not if a replacement exiled it instead (CR 614.1a)
+            }
             if let Destination::Battlefield { tapped } = self.spec.to {
                 // Under the searcher's control, even from another player's library (CR 110.2a).
                 let o = &mut g.objects[slot as usize];
@@ -277,6 +281,11 @@ impl SearchProc {
             let to_zone = g.objects[slot as usize].zone;
             g.log.push_with(|| Event::Moved { from_id, card, from, to: to_zone });
             g.output.push(card);
+        }
+        if !to_graveyard.is_empty() {
+            // "Whenever one or more cards are put into your graveyard from your library" sees
+            // a search that puts them there, not only a mill (CR 603.2, 603.10a).
+            g.fire(crate::trigger::TriggerEvent::LibraryToGraveyard { player: owner, cards: &to_graveyard });
         }
     }
 }
