@@ -458,6 +458,18 @@ def test_wicker_picker_grants_sticker_kicker_to_its_controllers_creature_spells(
         g.cost_of(opp_bears, kick=True)  # not cast by Wicker Picker's controller
 
 
+def test_a_printed_sticker_kicker_gives_its_ticket_and_sticker_too():  # CR 702.33h
+    # Before, only granted sticker kickers (Wicker Picker) gave a ticket; a printed one gave none.
+    db = mtgsim.CardDB()
+    db.add([{"name": "Test Sticker Bear", "mana_cost": "{1}{G}", "type_line": "Creature — Bear", "power": "2", "toughness": "2",
+             "oracle_text": "Sticker kicker {1}"}])
+    g = mtgsim.Game(2, seed=0, db=db)
+    g.add_cards(0, "battlefield", ["Forest"] * 3)
+    (bear,) = g.add_cards(0, "hand", ["Test Sticker Bear"])
+    spell = g.cast(bear, kick=True, sticker=True)
+    assert g.player_counters(0) == {"ticket": 1} and g.stickers(spell) == ["sticker"]
+
+
 def test_sticker_kicker_paid_gives_a_ticket_and_the_sticker_stays_on_the_permanent():  # CR 702.33h, 123.3, 123.5
     g = with_libraries(new_game())
     g.add_cards(0, "battlefield", ["Wicker Picker"])

@@ -552,7 +552,7 @@ impl CastProc {
                     self.commit(g, &payment);
                     // CR 702.33h: each sticker kicker paid imposes its own additional cost: a
                     // ticket counter, and a sticker if the caster chose to put one.
-                    for _ in 0..self.sticker_kickers_paid() {
+                    for _ in 0..self.sticker_kickers_paid(g) {
                         g.give_player_counters(self.caster, "ticket", 1);
                         self.put_sticker(g, self.opts.sticker == Some(true));
                     }
@@ -565,7 +565,7 @@ impl CastProc {
                         self.asked = false;
                         let Answer::YesNo { yes } = g.take_answer() else { unreachable!("validated") };
                         self.opts.sticker = Some(yes);
-                    } else if self.sticker_kicked() && self.opts.sticker.is_none() {
+                    } else if self.sticker_kicked(g) && self.opts.sticker.is_none() {
                         return self.ask(Purpose::Sticker, Choice::YesNo);
                     }
                     self.stage = Stage::Pay;
@@ -590,13 +590,13 @@ impl CastProc {
         }
     }
 
-    fn sticker_kicked(&self) -> bool {
-        self.sticker_kickers_paid() > 0
+    fn sticker_kicked(&self, g: &Game) -> bool {
+        self.sticker_kickers_paid(g) > 0
     }
 
-    /// How many sticker kicker abilities (granted, as by Wicker Picker) are paid.
-    fn sticker_kickers_paid(&self) -> usize {
-        self.kicks.iter().enumerate().filter(|&(i, &n)| n > 0 && i >= self.printed_kickers && self.granted[i - self.printed_kickers].sticker).count()
+    /// How many sticker kicker abilities (printed, or granted as by Wicker Picker) are paid.
+    fn sticker_kickers_paid(&self, g: &Game) -> usize {
+        self.kicks.iter().enumerate().filter(|&(i, &n)| n > 0 && self.kicker(g, i).is_some_and(|k| k.sticker)).count()
     }
 
     /// Checks a "pay_mana" answer before it is accepted: the chosen sources must pay the cost.
