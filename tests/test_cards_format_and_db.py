@@ -461,6 +461,8 @@ INVALID: list[tuple[str, dict[str, Any], str, str]] = [
     ("unknown rules key", {**SORCERY, "rules": {"spel": []}}, "rules.spel", "spel"),
     ("unknown record key", {**SORCERY, "flavor": "x"}, "flavor", "flavor"),
     ("empty name", {**SORCERY, "name": ""}, "name", "empty"),
+    # CR 702.33f: two printed kickers at most; a third was taken for a granted one (Wicker Picker's).
+    ("three kickers", {**SORCERY, "rules": {"kicker": [{"cost": "{1}"}, {"cost": "{2}"}, {"cost": "{3}"}]}}, "rules.kicker", "at most two"),
 ]
 
 

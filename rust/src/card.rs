@@ -377,6 +377,11 @@ impl CardDef {
             }
         }
         // Gaps in the record itself are reported with the rest.
+        if rules.kicker.len() > 2 {
+            // Kicked status records two printed kickers (CR 702.33f: "kicker [cost 1] and/or
+            // [cost 2]"); no printed card has a third, and a third would be taken for a granted one.
+            return Err(err("rules.kicker", format!("has {} kicker abilities; a card has at most two (CR 702.33f)", rules.kicker.len())));
+        }
         let gaps = [
             (types.contains(CardType::Planeswalker) && r.loyalty.is_none(), "no printed loyalty in the record: it enters with none (CR 306.5b)"),
             (types.contains(CardType::Creature) && r.power.is_none() && !r.token, "no printed power and toughness in the record: 0/0"),
