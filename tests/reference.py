@@ -733,6 +733,8 @@ class RefGame:
             for _ in range(hand_size):
                 g._draw_one(p)
         g._check_state_based_actions()
+        if g.outcome is None:
+            g._event(kind="step_began", turn=1, step="upkeep", active=g.active)  # the first upkeep begins
         return g
 
     # ----- inspection ----------------------------------------------------------------------

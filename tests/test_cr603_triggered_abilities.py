@@ -1554,3 +1554,21 @@ def test_a_player_who_concedes_while_targeting_their_trigger_is_skipped():  # CR
     assert (g.pending.player, g.pending.kind) == (2, "targets")  # the next player's trigger still gets its target
     g.answer([giant])
     assert [g.object(s).controller for s in g.stack()] == [2, 0]
+
+
+def test_what_begins_the_game_on_the_battlefield_triggers_in_the_first_upkeep():  # CR 103.6a, 103.8, 603.2b
+    # Before, a dealt game stood in turn 1's upkeep without that upkeep ever beginning: no event,
+    # no "at the beginning of your upkeep" trigger until turn 3.
+    db = mtgsim.CardDB()
+    db.add([{"name": "Test Leyline", "mana_cost": "{2}{B}{B}", "type_line": "Enchantment",
+             "rules": {"begin_on_battlefield": True,
+                       "triggers": [{"when": {"beginning_of": {"step": "upkeep", "yours": True}},
+                                     "effects": [{"gain_life": {"who": "you", "amount": 1}}]}]}}])
+    g = mtgsim.Game.from_decks([["Test Leyline"] * 30 + ["Island"] * 30, ["Island"] * 60], seed=1, db=db)
+    leylines = [c for c in g.battlefield() if g.name(c) == "Test Leyline"]
+    assert leylines and (g.turn, g.step) == (1, "upkeep")
+    assert names(g, g.stack()) == ["Test Leyline"] * len(leylines)
+    assert [e for e in g.events if e["kind"] == "step_began"] == [{"kind": "step_began", "turn": 1, "step": "upkeep", "active": 0}]
+    while g.stack():
+        g.resolve_top()
+    assert g.life(0) == 20 + len(leylines)

@@ -194,8 +194,8 @@ def test_from_decks_opening_position_matches_model(num_players: int, seed: int) 
     assert_same_state(e, m)
     assert [len(e.hand(p)) for p in range(num_players)] == [7] * num_players
     assert [len(e.library(p)) for p in range(num_players)] == [53] * num_players
-    # setup shuffles are not events; the opening draws are
-    assert [ev["kind"] for ev in e.events] == ["drew"] * (7 * num_players)
+    # setup shuffles are not events; the opening draws are, and then the first upkeep begins
+    assert [ev["kind"] for ev in e.events] == ["drew"] * (7 * num_players) + ["step_began"]
 
 
 def test_from_decks_small_decks_lose_to_the_opening_draw() -> None:  # CR 121.4, 704.5b, 104.4a

@@ -679,7 +679,10 @@ impl Game {
         let def = &self.defs[o.def as usize];
         let from_graveyard = o.zone.kind == ZoneKind::Graveyard && (self.casts_with_flashback(slot) || self.may_cast_from_graveyard(o.owner, def));
         if o.zone.kind != ZoneKind::Hand && !from_graveyard {
-            return Err(illegal(format!("{} is in {}: a spell is cast from its owner's hand, or from their graveyard with flashback or a permission, so it has no cost to cast there", def.name, o.zone)));
+            return Err(illegal(format!(
+                "{} is in {}: a spell is cast from its owner's hand, or from their graveyard with flashback or a permission, so it has no cost to cast there",
+                def.name, o.zone
+            )));
         }
         if def.is(CardType::Land) {
             return Err(illegal(format!("{} is a land: lands are played, not cast (CR 305.9)", def.name)));

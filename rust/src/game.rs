@@ -479,6 +479,15 @@ impl Game {
         if any {
             self.perform(crate::process::Frame::OpeningHand(OpeningHandProc { player: 0, asked: false }))?;
         }
+        // The first upkeep begins (CR 103.8): what began the game on the battlefield triggers
+        // "at the beginning of your upkeep" (CR 603.2b), and those abilities go on the stack
+        // before the first priority.
+        if self.outcome.is_none() {
+            let (turn, active) = (self.turn, self.active);
+            self.log.push_with(|| Event::StepBegan { turn, step: Step::Upkeep, active });
+            self.fire(crate::trigger::TriggerEvent::StepBegan { step: Step::Upkeep });
+            self.settle()?;
+        }
         Ok(())
     }
 
