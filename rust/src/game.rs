@@ -94,6 +94,7 @@ impl OpeningHandProc {
             let d = crate::decision::Decision { player: p, purpose: crate::decision::Purpose::BeginOnBattlefield, choice: crate::decision::Choice::Cards { options, min: 0, max } };
             return crate::process::Step::Ask(crate::process::Frame::OpeningHand(self), d);
         }
+        g.begin_first_upkeep(); // its triggers go on the stack as the run loop ends
         crate::process::Step::Done
     }
 }
@@ -477,18 +478,24 @@ impl Game {
         // CR 103.6: actions taken with cards in opening hands, the starting player first.
         let any = self.players.iter().any(|st| st.hand.iter().any(|&s| self.def_of_slot(s).rules.begin_on_battlefield));
         if any {
+            // Begins the first upkeep when the last opening-hand choice is made (which a manual
+            // player may leave pending).
             self.perform(crate::process::Frame::OpeningHand(OpeningHandProc { player: 0, asked: false }))?;
+        } else {
+            self.begin_first_upkeep();
+            self.settle()?;
         }
-        // The first upkeep begins (CR 103.8): what began the game on the battlefield triggers
-        // "at the beginning of your upkeep" (CR 603.2b), and those abilities go on the stack
-        // before the first priority.
+        Ok(())
+    }
+
+    /// The first upkeep begins (CR 103.8): what began the game on the battlefield triggers
+    /// "at the beginning of your upkeep" (CR 603.2b), to go on the stack before the first priority.
+    fn begin_first_upkeep(&mut self) {
         if self.outcome.is_none() {
             let (turn, active) = (self.turn, self.active);
             self.log.push_with(|| Event::StepBegan { turn, step: Step::Upkeep, active });
             self.fire(crate::trigger::TriggerEvent::StepBegan { step: Step::Upkeep });
-            self.settle()?;
         }
-        Ok(())
     }
 
     // ----- inspection --------------------------------------------------------------------
@@ -1491,4 +1498,26 @@ pub(crate) fn check_count(n: i64, what: &str) -> Result<u32> {
         return Err(invalid(format!("{what} of {n} is out of range (at most {MAX_COUNT})")));
     }
     Ok(n as u32)
+}
+
+#[cfg(test)]
+mod first_upkeep_tests {
+    use crate::{Answer, CardDb, Game, Policy, Position, Progress, ZoneKind};
+
+    // A manual player may leave the opening-hand choice pending: the first upkeep begins only
+    // once it is answered, so what they put onto the battlefield is there when it begins.
+    #[test]
+    fn the_first_upkeep_begins_after_a_pending_opening_hand_choice() {
+        let db = CardDb::builtin();
+        let mut g = Game::new(2, 1).unwrap();
+        g.add_cards(0, ZoneKind::Library, &vec!["Leyline of the Void"; 10], Position::Top, db).unwrap();
+        g.add_cards(1, ZoneKind::Library, &vec!["Island"; 10], Position::Top, db).unwrap();
+        g.set_policy(0, Policy::Manual).unwrap();
+        g.deal(1, &crate::game::Setup::default()).unwrap();
+        let d = g.pending().expect("player 0 chooses what begins on the battlefield").clone();
+        assert!(!g.events().iter().any(|e| matches!(e, crate::Event::StepBegan { .. })));
+        let crate::decision::Choice::Cards { options, .. } = d.choice else { panic!("a cards choice") };
+        assert!(matches!(g.answer(Answer::Cards { cards: options }).unwrap(), Progress::Done(_)));
+        assert!(g.events().iter().any(|e| matches!(e, crate::Event::StepBegan { turn: 1, .. })));
+    }
 }

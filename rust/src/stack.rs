@@ -246,7 +246,7 @@ impl Game {
         self.ensure_idle()?;
         let slot = self.expect_in(spell, ZoneKind::Stack)?;
         // Abilities on the stack are copied by their own effects (CR 707.10), not as spells.
-        let item = self.stack_items.iter().find(|it| it.slot == slot && it.ability.is_none() && it.delayed.is_none()).cloned();
+        let item = self.stack_items.iter().find(|it| it.slot == slot && it.ability.is_none()).cloned();
         let item = item.ok_or_else(|| crate::error::illegal(format!("object {} is an ability on the stack: only a spell can be copied this way (CR 707.10)", spell.0)))?;
         let controller = match controller {
             Some(c) => self.check_live_player(c)?,
