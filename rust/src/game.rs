@@ -1510,8 +1510,8 @@ mod first_upkeep_tests {
     fn the_first_upkeep_begins_after_a_pending_opening_hand_choice() {
         let db = CardDb::builtin();
         let mut g = Game::new(2, 1).unwrap();
-        g.add_cards(0, ZoneKind::Library, &vec!["Leyline of the Void"; 10], Position::Top, db).unwrap();
-        g.add_cards(1, ZoneKind::Library, &vec!["Island"; 10], Position::Top, db).unwrap();
+        g.add_cards(0, ZoneKind::Library, &["Leyline of the Void"; 10], Position::Top, db).unwrap();
+        g.add_cards(1, ZoneKind::Library, &["Island"; 10], Position::Top, db).unwrap();
         g.set_policy(0, Policy::Manual).unwrap();
         g.deal(1, &crate::game::Setup::default()).unwrap();
         let d = g.pending().expect("player 0 chooses what begins on the battlefield").clone();
