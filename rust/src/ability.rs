@@ -564,9 +564,9 @@ impl Game {
             if cycling && a.x > 0 {
                 // "When you cycle this card" reads the X paid to cycle it (CR 107.3e: Shark
                 // Typhoon); the card itself was never cast, so its own X is 0.
-                let defs = &self.defs;
+                let triggers = &self.defs[self.objects[slot as usize].def as usize].rules.triggers;
                 for t in self.pending_triggers.iter_mut().filter(|t| t.source == slot && t.delayed.is_none()) {
-                    if defs[self.objects[slot as usize].def as usize].rules.triggers[t.index as usize].when == crate::rules::Trigger::CycleThis {
+                    if triggers[t.index as usize].when == crate::rules::Trigger::CycleThis {
                         t.cast.x = a.x;
                     }
                 }

@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::card::CardType;
+use crate::card::{CardDef, CardType};
 use crate::cost::{cannot_pay, total_cost};
 use crate::decision::{Answer, Choice, Decision, Purpose};
 use crate::error::{illegal, invalid, Error, Result};
@@ -174,9 +174,7 @@ impl Game {
             let what = if opts.flashback { "graveyard" } else { "hand" };
             return Err(illegal(format!("player {caster} has priority and can cast only from their own {what}; {} is in {}", def.name, o.zone)));
         }
-        if def.is(CardType::Land) {
-            return Err(illegal(format!("{} is a land: lands are played, not cast (CR 305.9)", def.name)));
-        }
+        refuse_land(&def)?;
         let fast = def.is(CardType::Instant) || def.rules.flash;
         let sorcery_timing = self.step.is_main() && self.active == caster && self.stack.is_empty();
         if !fast && !sorcery_timing {
@@ -684,9 +682,7 @@ impl Game {
                 def.name, o.zone
             )));
         }
-        if def.is(CardType::Land) {
-            return Err(illegal(format!("{} is a land: lands are played, not cast (CR 305.9)", def.name)));
-        }
+        refuse_land(def)?;
         let (p, cost) = self.total_cost_of(card, kicks, x)?;
         // The whole total cost (CR 601.2f), its additional "discard a card" included.
         let payable = self.additional_discard_payable(p, card.slot()) && self.can_pay_mana(p, &cost, None);
@@ -733,6 +729,14 @@ impl Game {
     pub fn kicked(&self, id: ObjId) -> Result<bool> {
         Ok(self.object(id)?.cast.kicked())
     }
+}
+
+/// Lands are played, not cast (CR 305.9): refused by `cast` and `cost_of` alike.
+fn refuse_land(def: &CardDef) -> Result<()> {
+    if def.is(CardType::Land) {
+        return Err(illegal(format!("{} is a land: lands are played, not cast (CR 305.9)", def.name)));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -268,7 +268,7 @@ impl SearchProc {
             let slot = from_id.slot();
             let from = g.objects[slot as usize].zone;
             let card = g.move_slot(slot, to, Position::Top);
-            if g.objects[slot as usize].zone.kind == ZoneKind::Graveyard && from.kind == ZoneKind::Library {
+            if g.objects[slot as usize].zone.kind == ZoneKind::Graveyard {
                 to_graveyard.push(card); // not if a replacement exiled it instead (CR 614.1a)
             }
             if let Destination::Battlefield { tapped } = self.spec.to {
