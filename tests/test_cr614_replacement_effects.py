@@ -915,6 +915,34 @@ def test_the_costs_variant_also_offers_a_spells_additional_discard():  # CR 701.
     assert names(g, g.library(0))[0] == "Island" and len(g.stack()) == 1
 
 
+@pytest.mark.parametrize("to_library", [True, False])
+def test_the_costs_variant_also_offers_cyclings_own_discard(to_library):  # CR 701.9c, 702.29a, 602.2h
+    g = with_libraries(new_game(), 5, "Plains")
+    g.add_cards(0, "battlefield", ["Library of Leng", "Island", "Island"])
+    (sanity,) = add_hand(g, 0, ["Fractured Sanity"])  # Cycling {1}{U}; "when you cycle": each opponent mills four
+    g = redefine(g, "Library of Leng", LENG_FOR_COSTS)
+    assert g.cycle(sanity) is None
+    d = g.pending
+    assert (d.player, d.purpose, d.options) == (0, "discard_to_library", [sanity])
+    g.answer(to_library)
+    # The cycling ability is paid: both Islands tapped.
+    assert all(g.object(c).tapped for c in g.battlefield() if g.name(c) == "Island")
+    if to_library:
+        # On top of the library it has no characteristics (CR 701.9c): no "when you cycle this
+        # card" of its own triggers; the cycling draw then draws it again.
+        assert len(g.stack()) == 1 and g.graveyard(0) == []
+        assert names(g, g.library(0))[0] == "Fractured Sanity"
+        g.resolve_top()
+        assert names(g, g.hand(0)) == ["Fractured Sanity"] and len(g.library(1)) == 5
+    else:
+        # From the graveyard its cycle trigger goes on the stack above the cycling ability.
+        assert len(g.stack()) == 2 and names(g, g.graveyard(0)) == ["Fractured Sanity"]
+        g.resolve_top()
+        assert len(g.library(1)) == 1 and g.hand(0) == []  # each opponent milled four first
+        g.resolve_top()
+        assert len(g.hand(0)) == 1
+
+
 # ======================================================================================================
 # "As enters" and "enters with" (CR 614.1c): corners beyond test_cr702_33_kicker.py
 # ======================================================================================================

@@ -727,3 +727,75 @@ def test_each_sticker_kicker_paid_gives_its_own_ticket_and_sticker(kicks, ticket
     assert g.cast_info(spell)["granted_kicks"] == sum(kicks)
     assert g.player_counters(0).get("ticket", 0) == tickets
     assert len(g.stickers(spell)) == tickets
+
+
+def kicker_x_game(policy: str = "manual") -> tuple[mtgsim.Game, int, list[int]]:
+    """A Verdeloth-style "Kicker {X}" (the X is in the kicker cost alone), with four Mountains."""
+    db = mtgsim.CardDB()
+    db.add({"name": "Test Kicker X", "mana_cost": "{R}", "type_line": "Sorcery",
+            "oracle_text": "Kicker {X}\nIf this spell was kicked, each opponent mills X cards.",
+            "rules": {"spell": [{"if": {"cond": "kicked", "then": [{"mill": {"who": "each_opponent", "count": "x"}}]}}]}})
+    g = mtgsim.Game(2, seed=0, db=db)
+    for p in (0, 1):
+        g.set_policy(p, policy)
+    g.add_cards(1, "library", ["Island"] * 20)
+    lands = g.add_cards(0, "battlefield", ["Mountain"] * 4)
+    (card,) = g.add_cards(0, "hand", ["Test Kicker X"])
+    return g, card, lands
+
+
+def test_an_x_in_a_kicker_cost_is_announced_when_that_kicker_is_paid():  # CR 107.3, 601.2b, 601.2f
+    g, card, lands = kicker_x_game()
+    assert g.cost_of(card, kick=True, x=3) == ("{3}{R}", True)
+    with untouched(g, mtgsim.InvalidArgumentError, match="kicker cost, which isn't paid"):
+        g.cast(card, kick=False, x=3)
+    with untouched(g, mtgsim.InvalidArgumentError, match="kicker cost, which isn't paid"):
+        g.cost_of(card, x=3)
+    spell = g.cast(card, kick=True, x=3)
+    assert (g.cast_info(spell)["kicked"], g.cast_info(spell)["x"]) == (True, 3)
+    assert sum(g.object(m).tapped for m in lands) == 4
+    g.resolve_top()
+    assert len(g.library(1)) == 17
+
+
+def test_the_x_of_a_kicker_is_asked_only_if_it_is_kicked_and_up_to_what_can_be_paid():  # CR 601.2b
+    g, card, lands = kicker_x_game()
+    g.cast(card)
+    assert (g.pending.kind, g.pending.purpose) == ("yes_no", "kicker")
+    g.answer(True)
+    d = g.pending
+    assert (d.kind, d.purpose, d.min, d.max) == ("number", "x", 0, 3)  # {R} + X from four Mountains
+    g.answer(2)
+    g.resolve_top()
+    assert len(g.library(1)) == 18 and sum(g.object(m).tapped for m in lands) == 3
+
+    g, card, lands = kicker_x_game()
+    g.cast(card)
+    g.answer(False)  # not kicked: no X to announce, X is 0
+    assert g.pending is None and sum(g.object(m).tapped for m in lands) == 1
+    # An X given up front for a kicker then not paid is a mistake to report, not to drop.
+    g, card, lands = kicker_x_game()
+    g.cast(card, x=2)
+    with pytest.raises(mtgsim.InvalidArgumentError, match="kicker cost, which isn't paid"):
+        g.answer(False)
+    assert card in g.hand(0) and g.stack() == [] and not any(g.object(m).tapped for m in lands)
+
+
+def test_a_generic_reduction_left_over_reduces_a_two_hybrid_announced_as_generic():  # CR 601.2b, 118.7a, 107.4e
+    db = mtgsim.CardDB()
+    db.add([{"name": "Test Hybrid Kick", "mana_cost": "{B}", "type_line": "Sorcery",
+             "oracle_text": "Kicker {2/W}\nIf this spell was kicked, each opponent mills two cards.",
+             "rules": {"spell": [{"if": {"cond": "kicked", "then": [{"mill": {"who": "each_opponent", "count": 2}}]}}]}},
+            {"name": "Test Reducer", "mana_cost": "{2}", "type_line": "Artifact",
+             "rules": {"static": [{"cost_reduction": {"filter": "sorcery", "amount": 1}}]}}])
+    g = mtgsim.Game(2, seed=0, db=db)
+    for p in (0, 1):
+        g.set_policy(p, "first")
+    g.add_cards(1, "library", ["Island"] * 20)
+    g.add_cards(0, "battlefield", ["Test Reducer", "Swamp", "Swamp"])
+    (card,) = add_hand(g, 0, ["Test Hybrid Kick"])
+    # {B} + {2/W} announced as {2}, minus {1}: {1}{B}, which two Swamps pay.
+    assert g.cost_of(card, kick=True) == ("{1}{B}", True)
+    g.cast(card, kick=True)
+    g.resolve_top()
+    assert len(g.library(1)) == 18

@@ -85,6 +85,10 @@ pub(crate) struct ActivateProc {
     sacrifice: Option<ObjId>,
     /// The card to discard for a "discard a ..." cost.
     discard: DiscardCost,
+    /// Where the card goes for a "discard this card" cost (cycling's), when a replacement may
+    /// put it on top of the library instead.
+    #[serde(default)]
+    discard_self: DiscardCost,
     /// How many answers the game had recorded when the activation began: a cancelled
     /// activation takes its own back out of the record (nothing happened, CR 733).
     #[serde(default)]
@@ -170,6 +174,7 @@ impl Game {
             targets: Vec::new(),
             sacrifice: None,
             discard: DiscardCost::default(),
+            discard_self: DiscardCost::default(),
             history_len: self.history.len(),
         };
         Ok(Frame::Activate(Box::new(frame)))
@@ -315,23 +320,11 @@ impl Game {
                     reduction += up_to;
                 }
             });
-            reduce_generic(&mut symbols, reduction);
+            crate::cost::reduce_generic(&mut symbols, reduction);
         }
         symbols.retain(|s| *s != ManaSymbol::Generic(0));
         CostToPay { symbols, x: 0, life_available: self.players[p as usize].life as i64 - ability.cost.pay_life as i64 }
     }
-}
-
-/// Removes up to `n` generic mana from a cost (CR 601.2f: reductions reduce only generic mana).
-pub(crate) fn reduce_generic(symbols: &mut crate::payment::Symbols, mut n: u32) {
-    for s in symbols.iter_mut() {
-        if let ManaSymbol::Generic(g) = s {
-            let cut = (*g).min(n);
-            *g -= cut;
-            n -= cut;
-        }
-    }
-    symbols.retain(|s| *s != ManaSymbol::Generic(0));
 }
 
 impl ActivateProc {
@@ -482,6 +475,21 @@ impl ActivateProc {
 
     /// CR 602.2h: pays every cost at once, in any order.
     fn pay(mut self: Box<Self>, g: &mut Game, slot: u32) -> Step {
+        // A "discard this card" cost that a replacement may send to the top of the library
+        // (a Library of Leng that applies to costs): that choice first, as for a "discard a
+        // card" cost, before anything is paid.
+        let discard_self = g.def_of_slot(slot).rules.activated[self.index as usize].cost.discard_self;
+        if discard_self && !self.discard_self.decided() && g.discard_goes_to_library(self.player, true) {
+            let name = g.def_of_slot(slot).name.clone();
+            match self.discard_self.step(g, self.player, &crate::filter::CardFilter::any(), u32::MAX, Some(self.source), &name) {
+                Ok(None) => {}
+                Ok(Some(d)) => {
+                    self.stage = Stage::Pay;
+                    return Step::Ask(Frame::Activate(self), d);
+                }
+                Err(e) => return Step::Fail(e),
+            }
+        }
         let to_pay = g.ability_mana(self.player, &g.def_of_slot(slot).rules.activated[self.index as usize], self.x);
         let mut sources = std::mem::take(&mut g.source_buf);
         self.fill_payment_sources(g, &mut sources);
@@ -560,7 +568,7 @@ impl Game {
             self.discard_one(p, d.slot(), Some(p), false, a.discard.hidden, false);
         }
         if discard_self {
-            self.discard_one(p, slot, Some(p), false, false, cycling);
+            self.discard_one(p, slot, Some(p), false, a.discard_self.hidden, cycling);
             if cycling && a.x > 0 {
                 // "When you cycle this card" reads the X paid to cycle it (CR 107.3e: Shark
                 // Typhoon); the card itself was never cast, so its own X is 0.

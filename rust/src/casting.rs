@@ -133,6 +133,7 @@ pub(crate) struct CastProc {
     x: u32,
     targets: Vec<Vec<TargetRef>>,
     base: BaseCost,
+    /// Whether the base cost (mana cost or alternative cost) holds an {X}.
     has_x: bool,
     increase: u32,
     reduction: u32,
@@ -200,18 +201,26 @@ impl Game {
             BaseCost::ManaCost
         };
         let has_x = base.symbols(&def).contains(&ManaSymbol::X);
-        if opts.x.is_some_and(|x| x > 0) && !has_x {
-            return Err(invalid(if opts.without_paying {
-                "X is 0 for a spell cast without paying its mana cost (CR 107.3b)".to_string()
-            } else {
-                format!("{} has no X in its cost", def.name)
-            }));
-        }
         let (granted, increase, reduction) = self.spell_cost_statics(caster, &def);
         let printed_kickers = def.rules.kicker.len();
         let kicker_count = printed_kickers + granted.len();
         if let Some(k) = &opts.kicks {
             check_kicks(&def.name, def.rules.kicker.iter().chain(&granted), kicker_count, k)?;
+        }
+        if opts.x.is_some_and(|x| x > 0) && !has_x {
+            // X may be in a kicker cost ("Kicker {X}"): then it is announced if that kicker is
+            // paid (CR 601.2b), which may still be asked.
+            let x_kickers: Vec<bool> = def.rules.kicker.iter().chain(&granted).map(|k| k.cost.symbols().contains(&ManaSymbol::X)).collect();
+            let x_kick_paid = opts.kicks.as_ref().map(|k| k.iter().zip(&x_kickers).any(|(&n, &x)| x && n > 0));
+            if opts.without_paying && !x_kickers.contains(&true) {
+                return Err(invalid("X is 0 for a spell cast without paying its mana cost (CR 107.3b)"));
+            }
+            if !x_kickers.contains(&true) {
+                return Err(invalid(format!("{} has no X in its cost", def.name)));
+            }
+            if x_kick_paid == Some(false) {
+                return Err(invalid(format!("the X of {} is in its kicker cost, which isn't paid, so X is 0 (CR 601.2b)", def.name)));
+            }
         }
         if let Some(t) = &opts.targets {
             if t.len() > def.rules.targets.len() {
@@ -347,6 +356,14 @@ impl CastProc {
         self.printed_kickers + self.granted.len()
     }
 
+    /// How many {X} the total cost holds with the kicks announced: the base cost's, and each
+    /// paid kicker's once per payment ("Kicker {X}", CR 107.3, 601.2b).
+    fn x_symbols(&self, g: &Game) -> u32 {
+        let count = |symbols: &[ManaSymbol]| symbols.iter().filter(|&&s| s == ManaSymbol::X).count() as u32;
+        let base = if self.has_x { count(self.base.symbols(&g.defs[self.def as usize])) } else { 0 };
+        base + (0..self.kicker_count()).zip(&self.kicks).map(|(i, &n)| n * self.kicker(g, i).map_or(0, |k| count(k.cost.symbols()))).sum::<u32>()
+    }
+
     fn cost_to_pay(&self, g: &Game, kicks: &[u32], x: u32) -> CostToPay {
         let def = &g.defs[self.def as usize];
         let kickers = def.rules.kicker.iter().chain(&self.granted);
@@ -447,7 +464,11 @@ impl CastProc {
                         self.asked = false;
                         let Answer::Number { n } = g.take_answer() else { unreachable!("validated") };
                         self.x = n;
-                    } else if !self.has_x {
+                    } else if self.x_symbols(g) == 0 {
+                        if self.opts.x.is_some_and(|x| x > 0) {
+                            let name = &g.defs[self.def as usize].name;
+                            return Step::Fail(invalid(format!("the X of {name} is in its kicker cost, which isn't paid, so X is 0 (CR 601.2b)")));
+                        }
                         self.x = 0;
                     } else if let Some(x) = self.opts.x {
                         self.x = x;
@@ -455,7 +476,10 @@ impl CastProc {
                         let sources = g.mana_sources(self.caster);
                         let pool = &g.players[self.caster as usize].pool;
                         let base = self.cost_to_pay(g, &self.kicks, 0);
-                        let mut max = max_affordable(&base, &[ManaSymbol::Generic(1)], pool, &sources, MAX_ANNOUNCED);
+                        // Each X in the total cost (the mana cost's, and a paid kicker's each time
+                        // it is paid) adds X mana.
+                        let per_x = [ManaSymbol::Generic(self.x_symbols(g))];
+                        let mut max = max_affordable(&base, &per_x, pool, &sources, MAX_ANNOUNCED);
                         // As for kickers: a reduction's unused part reduces what X adds.
                         while self.reduction > 0 && max < MAX_ANNOUNCED && crate::payment::solve(&self.cost_to_pay(g, &self.kicks, max + 1), pool, &sources).is_some() {
                             max += 1;
@@ -697,8 +721,14 @@ impl Game {
         let (granted, up, down) = self.spell_cost_statics(p, def);
         check_kicks(&def.name, def.rules.kicker.iter().chain(&granted), def.rules.kicker.len() + granted.len(), kicks)?;
         let printed = if self.casts_with_flashback(slot) { BaseCost::Flashback } else { BaseCost::ManaCost }.symbols(def);
-        if x > 0 && !printed.contains(&ManaSymbol::X) {
-            return Err(invalid(format!("{} has no X in its cost", def.name)));
+        let x_kick_paid = def.rules.kicker.iter().chain(&granted).zip(kicks).any(|(k, &n)| n > 0 && k.cost.symbols().contains(&ManaSymbol::X));
+        if x > 0 && !printed.contains(&ManaSymbol::X) && !x_kick_paid {
+            let x_kicker = def.rules.kicker.iter().chain(&granted).any(|k| k.cost.symbols().contains(&ManaSymbol::X));
+            return Err(invalid(if x_kicker {
+                format!("the X of {} is in its kicker cost, which isn't paid, so X is 0 (CR 601.2b)", def.name)
+            } else {
+                format!("{} has no X in its cost", def.name)
+            }));
         }
         // A spree spell needs at least one mode, and so its additional cost: the cheapest
         // (CR 702.172a).

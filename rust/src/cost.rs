@@ -243,11 +243,46 @@ pub(crate) fn total_cost<'a>(base: &[ManaSymbol], kickers: impl Iterator<Item = 
             }
         }
     }
-    let generic = generic.saturating_sub(reduction);
     if generic > 0 {
         out.insert(0, ManaSymbol::Generic(generic));
     }
+    reduce_generic(&mut out, reduction);
     out
+}
+
+/// Removes up to `n` generic mana from a cost (CR 118.7a: a generic reduction affects only the
+/// generic component). What the plain generic mana leaves over reduces a monocolored hybrid
+/// {2/C} announced as its generic half (CR 601.2b, 118.7a): the caster pays {1} or nothing
+/// there instead of {C} or {2} — never harder to pay, so announcing it so is always at least
+/// as good.
+pub(crate) fn reduce_generic(symbols: &mut crate::payment::Symbols, mut n: u32) {
+    for s in symbols.iter_mut() {
+        if let ManaSymbol::Generic(g) = s {
+            let cut = (*g).min(n);
+            *g -= cut;
+            n -= cut;
+        }
+    }
+    let mut freed = 0;
+    for s in symbols.iter_mut() {
+        if n == 0 {
+            break;
+        }
+        if let ManaSymbol::TwoHybrid(_) = s {
+            let cut = n.min(2);
+            freed += 2 - cut;
+            n -= cut;
+            *s = ManaSymbol::Generic(0);
+        }
+    }
+    symbols.retain(|s| *s != ManaSymbol::Generic(0));
+    if freed > 0 {
+        // The generic half left to pay joins the generic component, which comes first.
+        match symbols.first_mut() {
+            Some(ManaSymbol::Generic(g)) => *g += freed,
+            _ => symbols.insert(0, ManaSymbol::Generic(freed)),
+        }
+    }
 }
 
 /// A readable error for an unpayable cost.

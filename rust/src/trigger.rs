@@ -186,8 +186,12 @@ impl Game {
 
     /// A card was cycled: its own "when you cycle this card", wherever it went (CR 702.29c),
     /// then permanents' "whenever a player cycles".
-    pub(crate) fn fire_cycle(&mut self, player: u8, card_slot: u32) {
-        self.queue_own_triggers(card_slot, &Trigger::CycleThis, player);
+    /// `hidden`: the card went to a hidden zone instead of the graveyard, where it has no
+    /// characteristics (CR 701.9c), so no abilities of its own to trigger.
+    pub(crate) fn fire_cycle(&mut self, player: u8, card_slot: u32, hidden: bool) {
+        if !hidden {
+            self.queue_own_triggers(card_slot, &Trigger::CycleThis, player);
+        }
         self.fire(TriggerEvent::Cycled { card: card_slot });
     }
 

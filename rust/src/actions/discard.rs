@@ -158,7 +158,7 @@ impl DiscardCost {
     /// Moves the choice on: `Ok(None)` once it's made, `Ok(Some(d))` to ask `d` (the answer
     /// comes back through the next call), `Err` if the cost can't be paid. `exclude` is the
     /// card being cast or activated; `what` names it in errors.
-    pub(crate) fn step(&mut self, g: &mut Game, player: u8, filter: &crate::filter::Filter, exclude: u32, given: Option<ObjId>, what: &str) -> Result<Option<Decision>> {
+    pub(crate) fn step(&mut self, g: &mut Game, player: u8, filter: &crate::filter::CardFilter, exclude: u32, given: Option<ObjId>, what: &str) -> Result<Option<Decision>> {
         if self.done {
             return Ok(None);
         }
@@ -199,6 +199,11 @@ impl DiscardCost {
         self.done = true;
         Ok(None)
     }
+
+    /// Whether the choice is made (nothing more to ask).
+    pub(crate) fn decided(&self) -> bool {
+        self.done
+    }
 }
 
 impl Game {
@@ -217,7 +222,7 @@ impl Game {
         if cycled {
             self.players[player as usize].stats.cycles += 1;
             self.log.push_with(|| Event::Cycled { player, card });
-            self.fire_cycle(player, slot);
+            self.fire_cycle(player, slot, hidden);
         }
         self.fire_discard(player, slot, hidden);
         card
