@@ -386,6 +386,19 @@ def test_a_pay_mana_answer_that_cannot_pay_is_a_wrong_answer_and_the_decision_st
     assert g.pending == pending
 
 
+def test_with_auto_pay_off_an_unpayable_cost_is_refused_at_once_not_asked():  # CR 601.2h, 733
+    # Before, the cast asked a pay_mana decision that no answer could satisfy.
+    g = with_libraries(new_game())
+    g.add_cards(0, "battlefield", ["Island", "Mountain", "Mountain"])
+    bolt, cs = add_hand(g, 0, ["Lightning Bolt", "Counterspell"])
+    spell = g.cast(bolt, targets=[{"player": 1}])  # a Mountain pays; {U}{U} can't be paid now
+    g.set_auto_pay(0, False)
+    assert not any(a["action"] == "cast" and a["card"] == cs for a in g.priority_actions())
+    with untouched(g, mtgsim.CannotPayError, match="not enough"):
+        g.cast(cs, targets=[spell])
+    assert g.pending is None and g.auto_pay(0) is False
+
+
 # ----- hybrid, Phyrexian and colorless symbols (custom cards: no built-in card has them) -----------------------
 
 

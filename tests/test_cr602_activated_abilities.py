@@ -277,6 +277,31 @@ def test_a_creatures_untap_ability_needs_it_under_control_since_the_turn_began()
         g.activate(thopter)
 
 
+def test_a_creatures_mana_ability_waits_for_summoning_sickness_too():  # CR 302.6, 605.1a
+    db = mtgsim.CardDB()
+    elves = {"name": "Llanowar Elves", "mana_cost": "{G}", "type_line": "Creature — Elf Druid", "oracle_text": "{T}: Add {G}.", "power": "1", "toughness": "1"}  # fmt: skip
+    assert db.import_cards([elves]) == [("Llanowar Elves", [])]
+    g = mtgsim.Game(2, 0, db=db)
+    g.set_policy(0, "manual")
+    g.set_policy(1, "manual")
+    g.add_cards(0, "battlefield", ["Forest"])
+    first, second = add_hand(g, 0, ["Llanowar Elves", "Llanowar Elves"])
+    g.cast(first)
+    g.resolve_top()
+    elf = next(x for x in g.battlefield() if g.name(x) == "Llanowar Elves")
+    assert g.cost_of(second) == ("{G}", False)  # the Forest is tapped; the new elf can't pay
+    with untouched(g, mtgsim.IllegalActionError, match="302.6"):
+        g.activate_mana(elf)
+    with untouched(g, mtgsim.CannotPayError):
+        g.cast(second)
+    with_libraries(g)
+    g.next_turn()
+    g.next_turn()  # player 0's next turn: the elf has been theirs since it began
+    assert g.active_player == 0 and not g.object(elf).tapped
+    g.activate_mana(elf)
+    assert g.mana_pool(0)["G"] == 1
+
+
 # ----- 701.21a: sacrificing the permanent itself (Evolving Wilds) ---------------------------------------------
 
 

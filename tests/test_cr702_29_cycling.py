@@ -649,6 +649,14 @@ def test_a_pay_mana_answer_that_cannot_pay_an_ability_is_refused_and_changes_not
     assert names(g, g.graveyard(0)) == ["Canyon Slough"]
 
 
+def test_with_auto_pay_off_an_unpayable_cycling_cost_is_refused_at_once():  # CR 601.2h via 602.2b, 733
+    g, c, _, _ = cycling_game("Canyon Slough", ["Swamp"])  # {2}: one land can't pay it
+    g.set_auto_pay(0, False)
+    with untouched(g, mtgsim.CannotPayError, match="not enough"):
+        g.cycle(c)
+    assert g.pending is None
+
+
 @pytest.mark.parametrize("card", ["Drake Haven", "Faith of the Devoted"])
 def test_with_auto_pay_off_the_player_chooses_what_pays_a_you_may_pay(card):  # CR 605.3a, 601.2g-h, 603.5
     g = new_game()

@@ -303,6 +303,60 @@ def test_a_player_who_concedes_while_choosing_for_another_players_ability_is_ski
     assert len(g.hand(2)) == 3
 
 
+def mill_replacement_game() -> tuple[mtgsim.Game, int, int]:
+    """Three players; player 0 controls Bruvac the Grandiloquent (opponents mill twice that
+    many) and The Water Crystal (that many plus four): each milling opponent orders them."""
+    g = new_game(3)
+    for p in range(3):
+        g.add_cards(p, "library", ["Island"] * 40)
+    bruvac, crystal = g.add_cards(0, "battlefield", ["Bruvac the Grandiloquent", "The Water Crystal"])
+    g.add_cards(0, "battlefield", ["Island"] * 4)
+    return g, bruvac, crystal
+
+
+def test_a_player_who_concedes_while_ordering_their_mill_replacements_is_skipped():  # CR 616.1, 800.4a, 608.2
+    """Fractured Sanity: player 1 concedes while ordering; player 2 orders next, mills, and the
+    spell finishes once (before, it stayed on the stack and resolved again from the start)."""
+    g, bruvac, crystal = mill_replacement_game()
+    (fs,) = add_hand(g, 0, ["Fractured Sanity"])
+    g.cast(fs)
+    for _ in range(3):
+        g.pass_priority()
+    assert (g.pending.player, g.pending.purpose) == (1, "order_replacements")
+    g.concede(1)
+    assert (g.pending.player, g.pending.purpose) == (2, "order_replacements")  # nobody is asked twice
+    g.answer([bruvac, crystal])  # 14 doubled, plus four
+    assert g.pending is None and g.stack() == [] and g.priority_player == 0
+    assert [len(g.graveyard(p)) for p in range(3)] == [1, 0, 32] and len(g.library(2)) == 8
+    assert kinds(g.events)[-3:] == ["player_lost", "milled", "resolved"]
+
+
+def test_the_rest_of_an_ability_happens_after_its_target_concedes_while_ordering_their_mill():  # CR 800.4a, 608.2
+    g, _, _ = mill_replacement_game()
+    (jace,) = add_hand(g, 0, ["Jace, Wielder of Mysteries"])
+    g.cast(jace)
+    g.resolve_top()
+    jace = next(x for x in g.battlefield() if g.name(x) == "Jace, Wielder of Mysteries")
+    hand = len(g.hand(0))
+    g.activate(jace, 0, targets=[[{"player": 1}]])  # +1: target player mills two cards. Draw a card.
+    for _ in range(3):
+        g.pass_priority()
+    assert (g.pending.player, g.pending.purpose) == (1, "order_replacements")
+    g.concede(1)
+    assert g.pending is None and g.stack() == [] and g.priority_player == 0
+    assert len(g.hand(0)) == hand + 1  # drew once: the ability finished, and didn't resolve again
+
+
+def test_a_player_who_concedes_while_ordering_a_mill_action_is_skipped():  # CR 616.1, 800.4a; Game.mill_opponents
+    g, bruvac, crystal = mill_replacement_game()
+    g.mill_opponents(0, 3)
+    assert (g.pending.player, g.pending.purpose) == (1, "order_replacements")
+    g.concede(1)
+    assert (g.pending.player, g.pending.purpose) == (2, "order_replacements")
+    g.answer([crystal, bruvac])  # 3 plus four, doubled
+    assert g.pending is None and len(g.graveyard(2)) == 14
+
+
 def test_a_player_who_concedes_during_a_simultaneous_search_passes_the_choice_on():  # CR 701.23i, 800.4a
     g = new_game(3)
     for p in range(3):

@@ -7,7 +7,6 @@
 use serde::{Deserialize, Serialize};
 
 use crate::actions::discard::DiscardCost;
-use crate::card::CardType;
 use crate::decision::{Answer, Choice, Decision, Purpose};
 use crate::error::{illegal, invalid, Error, Result};
 use crate::event::Event;
@@ -245,7 +244,7 @@ impl Game {
             Refusal::Tapped
         } else if cost.untap && !o.tapped {
             Refusal::Untapped
-        } else if (cost.tap || cost.untap) && self.def_of_slot(slot).is(CardType::Creature) && o.zone.kind == ZoneKind::Battlefield && self.summoning_sick(slot) {
+        } else if (cost.tap || cost.untap) && o.zone.kind == ZoneKind::Battlefield && self.sick_creature(slot) {
             Refusal::SummoningSick
         } else if cost.remove_counters.as_ref().is_some_and(|(kind, n)| self.counters_on(slot).map_or(0, |c| c.get(kind)) < *n) {
             Refusal::Counters
@@ -494,14 +493,14 @@ impl ActivateProc {
         let mut sources = std::mem::take(&mut g.source_buf);
         self.fill_payment_sources(g, &mut sources);
         let pool = g.players[self.player as usize].pool;
-        // The player's chosen sources, or (auto-pay off) a decision to choose them, or an
-        // automatic payment (CR 601.2g-h via 602.2b).
+        // The player's chosen sources, or (auto-pay off, and some choice pays) a decision to
+        // choose them, or an automatic payment (CR 601.2g-h via 602.2b).
         let payment = if self.asked {
             self.asked = false;
             let Answer::Cards { cards } = g.take_answer() else { unreachable!("validated") };
             let ids: Vec<u64> = cards.iter().map(|c| c.0).collect();
             solve_with(&to_pay, &pool, &sources, &ids).map_err(|why| crate::cost::cannot_pay(&to_pay.symbols, &why))
-        } else if !to_pay.symbols.is_empty() && !g.seats[self.player as usize].auto_pay && !sources.is_empty() {
+        } else if !to_pay.symbols.is_empty() && !g.seats[self.player as usize].auto_pay && !sources.is_empty() && solve(&to_pay, &pool, &sources).is_some() {
             let options: Vec<ObjId> = sources.iter().map(|s| ObjId(s.id)).collect();
             g.source_buf = sources;
             let max = options.len() as u32;

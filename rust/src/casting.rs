@@ -607,7 +607,11 @@ impl CastProc {
         };
         match chosen {
             Some(ids) => solve_with(cost, pool, sources, &ids).map_err(|why| PayStop::Fail(cannot_pay(&cost.symbols, &why))),
-            None if !g.seats[self.caster as usize].auto_pay && !sources.is_empty() => Err(PayStop::Ask(sources.iter().map(|s| ObjId(s.id)).collect())),
+            // Auto-pay off: the player picks the sources — when some pick pays; an unpayable
+            // cost fails now rather than asking a decision no answer satisfies.
+            None if !g.seats[self.caster as usize].auto_pay && !sources.is_empty() && solve(cost, pool, sources).is_some() => {
+                Err(PayStop::Ask(sources.iter().map(|s| ObjId(s.id)).collect()))
+            }
             None => solve(cost, pool, sources).ok_or_else(|| PayStop::Fail(cannot_pay(&cost.symbols, "not enough untapped mana sources and mana in the pool"))),
         }
     }

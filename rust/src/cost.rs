@@ -59,7 +59,7 @@ impl Game {
             .iter()
             .filter(move |&&s| {
                 let o = &self.objects[s as usize];
-                o.controller == p && !o.tapped && o.flags & Object::HAS_MANA != 0
+                o.controller == p && !o.tapped && o.flags & Object::HAS_MANA != 0 && !self.sick_creature(s)
             })
             // A source that would make no mana now (Everflowing Chalice without counters) can
             // still be tapped, but pays for nothing.
@@ -131,6 +131,12 @@ impl Game {
         }
         if o.tapped {
             return Err(crate::error::illegal(format!("{} is tapped", self.def_of_slot(slot).name)));
+        }
+        if self.sick_creature(slot) {
+            return Err(crate::error::illegal(format!(
+                "{} came under its controller's control this turn: a creature's {{T}} ability, mana abilities included, can't be activated yet (CR 302.6)",
+                self.def_of_slot(slot).name
+            )));
         }
         let (options, amount) = self.mana_ability(slot).ok_or_else(|| crate::error::illegal(format!("{} has no mana ability", self.def_of_slot(slot).name)))?;
         let options = options.to_vec();

@@ -154,6 +154,15 @@ impl EffectProc {
         Some(g.mana_now_with(self.ctx.controller, cost, cards).map(|_| ()).map_err(|reason| Error::InvalidAnswer { decision: "pay_mana".into(), reason }))
     }
 
+    /// The mill order asked is withdrawn: the milling player left the game, and with them
+    /// their library (CR 800.4a). The mill instruction runs again; whoever already answered
+    /// isn't asked again, nor is the leaver (their entry stays, empty).
+    pub(crate) fn withdraw_mill_order(&mut self) {
+        if std::mem::take(&mut self.choosing) {
+            self.pc -= 1;
+        }
+    }
+
     pub(crate) fn step(mut self: Box<Self>, g: &mut Game) -> Step {
         let src = self.source(g);
         if self.choosing {

@@ -851,8 +851,8 @@ impl Game {
     /// A player may concede at any time (CR 104.3a), even while a decision is pending.
     /// Another player's decision stays pending, and the action goes on without the player who
     /// left (CR 800.4a). So does another player's spell or ability that was waiting on the
-    /// leaver to discard, search, scry, or order or target their triggers: that choice is
-    /// skipped.
+    /// leaver to discard, search, scry, order or target their triggers, or order the
+    /// replacements of their mill: that choice is skipped.
     /// Otherwise, if the decision was the leaver's, the action in progress stops where it is
     /// (what it already did stays done).
     pub fn concede(&mut self, player: usize) -> Result<()> {
@@ -872,13 +872,21 @@ impl Game {
         });
         let their_decision = self.pending.as_ref().is_some_and(|d| d.player == p);
         // Their choice within another player's spell or ability (a discard, a search, a scry,
-        // ordering or targeting their triggers) is skipped, and that goes on without them (CR 800.4a):
+        // ordering or targeting their triggers, ordering their mill's replacements) is skipped, and that goes on without them (CR 800.4a):
         // those steps pass over a player who left.
-        let skippable = matches!(self.frames.last(), Some(Frame::Discard(_) | Frame::Search(_) | Frame::Triggers(_) | Frame::Scry(_))) && !self.needs_snapshot();
+        let mill_order = self.pending.as_ref().is_some_and(|d| d.purpose == crate::decision::Purpose::OrderReplacements);
+        let skippable = match self.frames.last() {
+            Some(Frame::Discard(_) | Frame::Search(_) | Frame::Triggers(_) | Frame::Scry(_)) => true,
+            // Ordering the replacements of their own mill (CR 616.1): they left with their library.
+            Some(Frame::Mill(_) | Frame::Effect(_)) => mill_order,
+            _ => false,
+        } && !self.needs_snapshot();
         if self.outcome.is_none() && their_decision && !theirs && skippable {
             match self.frames.last_mut() {
                 Some(Frame::Triggers(t)) => t.withdraw_question(), // their abilities left the stack
                 Some(Frame::Scry(s)) => s.withdraw_question(),
+                Some(Frame::Mill(m)) => m.withdraw_question(),
+                Some(Frame::Effect(e)) => e.withdraw_mill_order(),
                 _ => {}
             }
             self.pending = None;
@@ -1431,6 +1439,12 @@ impl Game {
     pub(crate) fn summoning_sick(&self, slot: u32) -> bool {
         let o = &self.objects[slot as usize];
         o.entered != 0 && o.entered >= self.players[o.controller as usize].last_turn
+    }
+
+    /// A creature whose {T} and {Q} abilities — mana abilities included — can't be activated
+    /// yet (CR 302.6); other permanents never are.
+    pub(crate) fn sick_creature(&self, slot: u32) -> bool {
+        self.def_of_slot(slot).is(crate::card::CardType::Creature) && self.summoning_sick(slot)
     }
 
     /// Replaces this game's state with a copy of `src`, reusing this game's allocations

@@ -22,6 +22,12 @@ pub(crate) struct MillProc {
 }
 
 impl MillProc {
+    /// The order asked is withdrawn: the player it was asked of left the game, and with them
+    /// their library (CR 800.4a); the others go on.
+    pub(crate) fn withdraw_question(&mut self) {
+        self.asked = false;
+    }
+
     pub(crate) fn step(mut self, g: &mut Game) -> Step {
         if self.asked {
             self.asked = false;
