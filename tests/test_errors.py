@@ -521,3 +521,12 @@ def test_cost_of_prices_only_what_could_be_cast_from_where_it_is(caster):  # CR 
         with rejected(g, errors.IllegalActionError, match="land" if where == "a land" else where):
             g.cost_of(card)
     assert g.cost_of(ids["bolt"]) == ("{R}", True)
+
+
+@pytest.mark.parametrize("call", [lambda g: g.object(-1), lambda g: g.cast(-1), lambda g: g.move(-1, "exile")])
+def test_a_negative_object_id_is_named_as_given(call):  # CR 400.7; the message quotes the id the caller passed
+    g = new_game()
+    with rejected(g, errors.NoSuchObjectError):
+        call(g)
+    with pytest.raises(errors.NoSuchObjectError, match="no object with id -1 exists"):
+        call(g)

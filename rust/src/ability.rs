@@ -363,7 +363,7 @@ impl ActivateProc {
     }
 
     pub(crate) fn step(mut self: Box<Self>, g: &mut Game) -> Step {
-        let Ok(slot) = g.slot_of(self.source) else { return Step::Fail(Error::NoSuchObject(self.source.0)) };
+        let Ok(slot) = g.slot_of(self.source) else { return Step::Fail(Error::NoSuchObject(self.source.0.into())) };
         // An ability with no choices before paying (cycling, most mana-and-tap costs) goes
         // straight to paying, without holding its definition.
         if self.stage == Stage::Pay || !g.def_of_slot(slot).rules.activated[self.index as usize].has_choices_before_paying() {

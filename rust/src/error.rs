@@ -29,7 +29,7 @@ pub enum Error {
     /// No object has this id now: it changed zones and got a new id (CR 400.7), ceased to
     /// exist (a token, copy or ability that left its zone, CR 704.5d–e), or never existed.
     #[error("no object with id {0} exists now (a card that changes zones becomes a new object with a new id, CR 400.7)")]
-    NoSuchObject(u64),
+    NoSuchObject(i128),
     /// The object exists but isn't in the zone the action needs it in.
     #[error("object {id} ({name}) is in {actual}, not in {expected}")]
     WrongZone {

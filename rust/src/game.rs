@@ -581,7 +581,7 @@ impl Game {
     pub fn card_behind(&self, id: ObjId) -> Result<&Arc<CardDef>> {
         match self.objects.get(id.slot() as usize) {
             Some(o) if id.generation() <= o.generation => Ok(&self.defs[o.def as usize]),
-            _ => Err(Error::NoSuchObject(id.0)),
+            _ => Err(Error::NoSuchObject(id.0.into())),
         }
     }
 
@@ -1210,7 +1210,7 @@ impl Game {
     pub(crate) fn slot_of(&self, id: ObjId) -> Result<u32> {
         match self.objects.get(id.slot() as usize) {
             Some(o) if o.generation == id.generation() && o.kind != ObjectKind::Ceased => Ok(id.slot()),
-            _ => Err(Error::NoSuchObject(id.0)),
+            _ => Err(Error::NoSuchObject(id.0.into())),
         }
     }
 

@@ -137,7 +137,7 @@ fn players(ps: Vec<i64>, game: &Game) -> PyResult<Vec<usize>> {
 
 fn obj(id: i64) -> PyResult<ObjId> {
     if id < 0 {
-        return Err(to_py(Error::NoSuchObject(id as u64)));
+        return Err(to_py(Error::NoSuchObject(id.into())));
     }
     Ok(ObjId(id as u64))
 }
