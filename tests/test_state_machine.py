@@ -29,13 +29,16 @@ from differential import assert_same_state, full_state, outcome_of
 
 # The model is of the zone actions: it leaves out planeswalker loyalty (see
 # reference.OutsideModelError) and the cards' own abilities — triggered, static (replacement
-# effects, bonuses) — which the rule-numbered scenario tests cover. Those cards stay out of these
-# games.
+# effects, bonuses) — and the legend rule's choice (CR 704.5j), which the rule-numbered scenario
+# tests cover. Those cards, and legendary ones, stay out of these games.
 _RULES = {c["name"]: c.get("rules") or {} for c in json.loads(reference.CARDS_JSON.read_text(encoding="utf-8"))["cards"]}
 POOL = sorted(
     name
     for name, card in reference.CARDS.items()
-    if "planeswalker" not in card.types and not _RULES[name].get("triggers") and not _RULES[name].get("static")
+    if "planeswalker" not in card.types
+    and "legendary" not in card.supertypes
+    and not _RULES[name].get("triggers")
+    and not _RULES[name].get("static")
 )
 DESCRIPTIONS = ["card", "basic land", "Island", "land", "nonland", "instant or sorcery", "creature", "Wizard", "name=Counterspell"]
 BAD_DESCRIPTIONS = ["lands?", "", "wizard"]
