@@ -356,3 +356,14 @@ def test_moving_a_permanent_to_the_battlefield_it_is_on_is_no_zone_change():  # 
     # or accepted as no zone change: still the same object, counters and tapped status kept
     assert result == bears
     assert g.object(bears).counters == {"+1/+1": 2} and g.object(bears).tapped
+
+
+def test_add_cards_places_a_permanent_while_move_makes_it_enter():  # CR 614.1c, 306.5b; add_cards builds positions
+    g = new_game()
+    placed_land, placed_jace = g.add_cards(0, "battlefield", ["Canyon Slough", "Jace, Wielder of Mysteries"])
+    assert not g.object(placed_land).tapped and g.object(placed_jace).counters == {}
+    g = new_game()  # a second Jace in the same game would bring in the legend rule
+    land, jace = add_hand(g, 0, ["Canyon Slough", "Jace, Wielder of Mysteries"])
+    entered_land, entered_jace = g.move(land, "battlefield"), g.move(jace, "battlefield")
+    assert g.object(entered_land).tapped  # "This land enters tapped"
+    assert g.object(entered_jace).counters == {"loyalty": 4}  # its printed loyalty

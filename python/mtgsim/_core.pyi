@@ -435,7 +435,13 @@ class Game:
     # positions
     def add_cards(self, player: int, zone: _ZoneName, names: Sequence[str], position: Literal["top", "bottom"] = "top") -> list[int]:
         """New cards owned by ``player``. Names are listed top first: with "top" the first name
-        ends on top, with "bottom" the last name ends at the very bottom."""
+        ends on top, with "bottom" the last name ends at the very bottom.
+
+        This builds a position: cards are placed, not moved, so nothing triggers and no "as
+        enters" effect applies — a land that enters tapped is untapped, and a planeswalker has
+        no loyalty counters (add them with ``add_counters(id, "loyalty", n)``, or it is put into
+        its owner's graveyard when state-based actions are next checked, CR 704.5i). Use
+        ``move`` for a card that enters the battlefield."""
     def library(self, player: int) -> list[int]:
         """Top card first."""
     def hand(self, player: int) -> list[int]: ...
