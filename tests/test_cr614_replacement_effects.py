@@ -1006,6 +1006,52 @@ def test_under_rest_in_peace_the_kicked_leech_mills_into_exile_and_is_0_0():  # 
     assert names(g, g.exile()) == ["Island", "Lórien Revealed", "Island", "Island", "Monstrous War-Leech"]
 
 
+def leech_with_ordered_mill() -> tuple[mtgsim.Game, int, int]:
+    """Three players; player 1's Bruvac and Water Crystal both change player 0's mill, so the
+    kicked Leech's own mill waits for player 0 to order them (CR 616.1)."""
+    g = new_game(3)
+    for p in range(3):
+        g.add_cards(p, "library", ["Island", "Swamp", "Lórien Revealed"] * 5)
+    g.add_cards(0, "battlefield", ["Swamp"] * 4 + ["Island"])
+    bruvac, crystal = g.add_cards(1, "battlefield", ["Bruvac the Grandiloquent", "The Water Crystal"])
+    (leech,) = add_hand(g, 0, ["Monstrous War-Leech"])
+    g.cast(leech, kick=True)
+    g.resolve_top()
+    assert (g.pending.player, g.pending.purpose) == (0, "order_replacements")
+    return g, bruvac, crystal
+
+
+def test_the_kicked_leech_is_still_the_resolving_spell_while_its_mill_is_ordered():  # CR 614.1c, 614.12, 616.1
+    g, bruvac, crystal = leech_with_ordered_mill()
+    assert the_leech(g) == [] and names(g, g.stack()) == ["Monstrous War-Leech"]  # not yet entered
+    g.clear_events()
+    g.answer([bruvac, crystal])  # twice four, plus four
+    (perm,) = the_leech(g)
+    assert len(g.graveyard(0)) == 12 and g.power_toughness(perm) == (5, 5)
+    assert kinds(g.events) == ["milled", "resolved"]  # it enters once the mill is done
+
+
+def test_a_concession_while_the_leechs_mill_is_ordered_does_not_judge_it_half_made():  # CR 104.3a, 704.3, 800.4a
+    """Player 2 concedes while player 0 orders: no state-based action looks at anything until
+    a player would receive priority, and the Leech enters a 5/5 after its mill."""
+    g, bruvac, crystal = leech_with_ordered_mill()
+    g.concede(2)
+    assert (g.pending.player, g.pending.purpose) == (0, "order_replacements")
+    g.answer([bruvac, crystal])
+    (perm,) = the_leech(g)
+    assert g.power_toughness(perm) == (5, 5) and names(g, g.graveyard(0)).count("Monstrous War-Leech") == 0
+
+
+def test_the_leechs_mill_is_ordered_afresh_when_a_replacements_controller_leaves():  # CR 616.1, 800.4a
+    """Player 1 (Bruvac's and the Crystal's owner) concedes: both effects leave with them, so
+    nothing is left to order and the Leech mills four."""
+    g, _, _ = leech_with_ordered_mill()
+    g.concede(1)
+    assert g.pending is None
+    (perm,) = the_leech(g)
+    assert len(g.graveyard(0)) == 4 and g.power_toughness(perm) == (5, 5)
+
+
 def test_everflowing_chalice_added_to_the_battlefield_was_not_kicked_and_has_no_counters():  # CR 614.1c, 702.33d
     g = new_game(strict=True)
     (chalice,) = g.add_cards(0, "battlefield", ["Everflowing Chalice"])

@@ -331,6 +331,35 @@ def test_a_player_who_concedes_while_ordering_their_mill_replacements_is_skipped
     assert kinds(g.events)[-3:] == ["player_lost", "milled", "resolved"]
 
 
+def test_a_mill_order_is_asked_afresh_when_one_replacements_controller_leaves():  # CR 616.1, 800.4a
+    """Bruvac is player 1's, the Crystal player 2's; player 0 orders them for their own mill.
+    Player 2 concedes and the Crystal leaves with them: one effect is left, nothing to order,
+    and the mill happens (before, the decision kept offering the departed Crystal)."""
+    g = new_game(3)
+    for p in range(3):
+        g.add_cards(p, "library", ["Island"] * 30)
+    g.add_cards(1, "battlefield", ["Bruvac the Grandiloquent"])
+    (crystal,) = g.add_cards(2, "battlefield", ["The Water Crystal"])
+    assert g.mill(0, 4) is None and crystal in g.pending.options
+    g.concede(2)
+    assert g.pending is None and len(g.graveyard(0)) == 8  # Bruvac's alone: twice four
+
+
+def test_a_mill_order_still_asked_afresh_keeps_the_effects_that_remain():  # CR 616.1, 800.4a
+    g, bruvac, crystal = mill_replacement_game()  # player 0's Bruvac and Crystal
+    g.add_cards(2, "battlefield", ["Bruvac the Grandiloquent"])
+    (fs,) = add_hand(g, 0, ["Fractured Sanity"])
+    g.cast(fs)
+    for _ in range(3):
+        g.pass_priority()
+    assert (g.pending.player, g.pending.purpose) == (1, "order_replacements") and len(g.pending.options) == 3
+    g.concede(2)  # their Bruvac leaves; player 0's two effects still change player 1's mill
+    assert (g.pending.player, g.pending.purpose) == (1, "order_replacements")
+    assert sorted(g.pending.options) == sorted([bruvac, crystal])
+    g.answer([bruvac, crystal])
+    assert len(g.graveyard(1)) == 32
+
+
 def test_the_rest_of_an_ability_happens_after_its_target_concedes_while_ordering_their_mill():  # CR 800.4a, 608.2
     g, _, _ = mill_replacement_game()
     (jace,) = add_hand(g, 0, ["Jace, Wielder of Mysteries"])

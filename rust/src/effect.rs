@@ -163,6 +163,15 @@ impl EffectProc {
         }
     }
 
+    /// The mill order asked is asked afresh: another player left the game, and the replacement
+    /// effects of what they owned with them (CR 800.4a), so what there is to order changed.
+    pub(crate) fn reask_mill_order(&mut self) {
+        if std::mem::take(&mut self.choosing) {
+            self.pc -= 1;
+            self.mill_orders.pop();
+        }
+    }
+
     pub(crate) fn step(mut self: Box<Self>, g: &mut Game) -> Step {
         let src = self.source(g);
         if self.choosing {

@@ -861,7 +861,15 @@ impl Game {
         }
         let p = self.check_live_player(player)?;
         self.lose(p, LossReason::Conceded);
-        self.check_state_based_actions();
+        if self.frames.is_empty() && self.pending.is_none() {
+            self.check_state_based_actions();
+        } else {
+            // Mid-action, the player leaves (or the game ends) at once, but state-based actions
+            // wait until a player would receive priority (CR 704.3): a permanent the action is
+            // still shaping (a creature whose "as this enters" mill is being ordered) isn't
+            // judged half-made.
+            self.losers_leave();
+        }
         // Whether the action in progress (a cast, an activation, a resolution) is the leaver's.
         let theirs = self.frames.iter().any(|f| match f {
             Frame::Resolve(r) => r.resolving().is_some_and(|s| self.objects[s as usize].controller == p),
@@ -881,11 +889,16 @@ impl Game {
             Some(Frame::Mill(_) | Frame::Effect(_)) => mill_order,
             _ => false,
         } && !self.needs_snapshot();
-        if self.outcome.is_none() && their_decision && !theirs && skippable {
+        // Another player's mill order: the replacements of what the leaver owned are gone with
+        // it (CR 800.4a), so it is asked afresh, or not at all if one or none is left (616.1).
+        let reorder = !their_decision && mill_order && matches!(self.frames.last(), Some(Frame::Mill(_) | Frame::Effect(_))) && !self.needs_snapshot();
+        if self.outcome.is_none() && ((their_decision && !theirs && skippable) || reorder) {
             match self.frames.last_mut() {
                 Some(Frame::Triggers(t)) => t.withdraw_question(), // their abilities left the stack
                 Some(Frame::Scry(s)) => s.withdraw_question(),
+                Some(Frame::Mill(m)) if reorder => m.reask(),
                 Some(Frame::Mill(m)) => m.withdraw_question(),
+                Some(Frame::Effect(e)) if reorder => e.reask_mill_order(),
                 Some(Frame::Effect(e)) => e.withdraw_mill_order(),
                 _ => {}
             }
@@ -908,7 +921,10 @@ impl Game {
             // (or the next one still in the game, 800.4j) receives priority, as after any
             // resolution (CR 117.3b).
             if self.outcome.is_none() && self.priority.is_none() {
-                self.give_priority(self.active);
+                self.check_state_based_actions(); // CR 704.3: a player is about to receive priority
+                if self.outcome.is_none() {
+                    self.give_priority(self.active);
+                }
             }
         }
         Ok(())
@@ -1089,26 +1105,39 @@ impl Game {
             }
         }
         if remaining >= 2 {
-            // CR 800.4a: in a multiplayer game that goes on, the players who lost leave it,
-            // and so does everything they own.
-            let left: Vec<u8> = self.losers.iter().map(|&(p, _)| p).filter(|&p| !self.players[p as usize].left).collect();
-            if left.is_empty() {
+            if !self.losers_leave() {
                 return performed;
-            }
-            self.pass_priority_on_leaving();
-            for p in left {
-                self.leave_game(p);
             }
             // CR 704.3: what left with them may make another state-based action apply.
             let again = self.check_state_based_actions();
             return performed || again;
         }
-        {
-            let winners: Vec<u8> = (0..self.players.len() as u8).filter(|&p| self.players[p as usize].lost.is_none()).collect();
-            let losers = self.losers.clone();
-            self.log.push_with(|| Event::GameOver { winners: winners.clone() });
-            self.outcome = Some(Outcome { winners, losers });
+        self.losers_leave();
+        true
+    }
+
+    /// The players who have lost leave: in a multiplayer game that goes on, with everything
+    /// they own (CR 800.4a); with fewer than two players still in it, the game is over
+    /// (CR 104.2a). True if anyone left or the game ended.
+    fn losers_leave(&mut self) -> bool {
+        if self.outcome.is_some() {
+            return false;
         }
+        if self.players.iter().filter(|st| st.lost.is_none()).count() >= 2 {
+            let left: Vec<u8> = self.losers.iter().map(|&(p, _)| p).filter(|&p| !self.players[p as usize].left).collect();
+            if left.is_empty() {
+                return false;
+            }
+            self.pass_priority_on_leaving();
+            for p in left {
+                self.leave_game(p);
+            }
+            return true;
+        }
+        let winners: Vec<u8> = (0..self.players.len() as u8).filter(|&p| self.players[p as usize].lost.is_none()).collect();
+        let losers = self.losers.clone();
+        self.log.push_with(|| Event::GameOver { winners: winners.clone() });
+        self.outcome = Some(Outcome { winners, losers });
         true
     }
 
@@ -1381,6 +1410,15 @@ impl Game {
     /// has its controller and what it was cast with: its "enters" triggers and others'
     /// landfall see it (CR 603.6a).
     pub(crate) fn entered_battlefield(&mut self, slot: u32) {
+        self.entered(slot, true);
+    }
+
+    /// A resolving spell entered the battlefield; its "as this enters" instructions have run.
+    pub(crate) fn entered_battlefield_after_as_enters(&mut self, slot: u32) {
+        self.entered(slot, false);
+    }
+
+    fn entered(&mut self, slot: u32, as_enters: bool) {
         self.objects[slot as usize].entered = self.turn;
         let def = self.def_of_slot(slot);
         let legendary = def.supertypes.contains(crate::card::Supertype::Legendary);
@@ -1395,7 +1433,7 @@ impl Game {
             let _ = self.put_counters(slot, "loyalty", n);
         }
         if replaced {
-            self.enters_with_counters_and_as_enters(slot);
+            self.enters_with_counters_and_as_enters(slot, as_enters);
         }
         self.fire(crate::trigger::TriggerEvent::Entered { slot });
     }

@@ -48,21 +48,38 @@ pub struct StackItem {
 pub(crate) struct ResolveProc {
     /// Set once the instructions are running: the spell's slot, to finish it afterwards.
     finishing: Option<u32>,
+    /// Set while a permanent spell's "as this enters" instructions run: the spell's slot, to
+    /// put it onto the battlefield afterwards (CR 614.1c).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    entering: Option<u32>,
 }
 
 impl ResolveProc {
     pub(crate) fn new() -> ResolveProc {
-        ResolveProc { finishing: None }
+        ResolveProc { finishing: None, entering: None }
+    }
+
+    fn finishing(slot: u32) -> ResolveProc {
+        ResolveProc { finishing: Some(slot), entering: None }
     }
 
     /// The slot of the spell or ability whose instructions are running, once they are.
     pub(crate) fn resolving(&self) -> Option<u32> {
-        self.finishing
+        self.finishing.or(self.entering)
     }
 
     pub(crate) fn step(self, g: &mut Game) -> Step {
         if let Some(slot) = self.finishing {
             g.finish_spell(slot, false);
+            g.priority_to(g.active);
+            return Step::Done;
+        }
+        if let Some(slot) = self.entering {
+            // Its "as this enters" instructions are done; it enters now, if it is still the
+            // spell on the stack (its controller may have left the game meanwhile).
+            if g.stack_items.iter().any(|it| it.slot == slot && it.ability.is_none()) {
+                g.enter_from_stack(slot);
+            }
             g.priority_to(g.active);
             return Step::Done;
         }
@@ -100,7 +117,7 @@ impl ResolveProc {
                 sacrificed_power: item.sacrificed_power,
                 ..EffectCtx::new(controller, source, source_id, cast)
             };
-            g.frames.push(Frame::Resolve(ResolveProc { finishing: Some(slot) }));
+            g.frames.push(Frame::Resolve(ResolveProc::finishing(slot)));
             let proc = match delayed {
                 Some(d) => {
                     ctx.cast = d.cast;
@@ -123,12 +140,20 @@ impl ResolveProc {
         };
         let is_permanent = [CardType::Artifact, CardType::Creature, CardType::Enchantment, CardType::Planeswalker, CardType::Battle, CardType::Land].into_iter().any(|t| def.is(t));
         if is_permanent {
-            g.enter_from_stack(slot);
-            g.priority_to(g.active);
+            if def.rules.as_enters.is_empty() {
+                g.enter_from_stack(slot);
+                g.priority_to(g.active);
+            } else {
+                // CR 614.1c: "as this enters" modifies how it enters, so it happens first: the
+                // permanent is put onto the battlefield when those instructions are done.
+                let ctx = EffectCtx::new(controller, slot, g.id_of(slot), g.objects[slot as usize].cast);
+                g.frames.push(Frame::Resolve(ResolveProc { finishing: None, entering: Some(slot) }));
+                g.frames.push(Frame::Effect(Box::new(EffectProc::as_enters(def_index, ctx))));
+            }
             return Step::Done;
         }
         let ctx = EffectCtx { targets: item.targets, legal, ..EffectCtx::new(controller, slot, g.id_of(slot), g.objects[slot as usize].cast) };
-        g.frames.push(Frame::Resolve(ResolveProc { finishing: Some(slot) }));
+        g.frames.push(Frame::Resolve(ResolveProc::finishing(slot)));
         // The spell's own instructions, then each chosen mode's in printed order (CR 700.2).
         let modes = ctx.cast.modes;
         for m in (0..def.rules.modes.len() as u16).rev().filter(|m| modes & (1 << m) != 0) {
@@ -197,14 +222,15 @@ impl Game {
         let o = &mut self.objects[slot as usize];
         o.controller = item.controller;
         o.cast = cast;
-        self.entered_battlefield(slot);
+        self.entered_battlefield_after_as_enters(slot);
         self.log.push_with(|| Event::Resolved { spell, card: Some(card) });
     }
 
     /// The permanent's own replacements of how it enters (CR 614.1c): "enters with counters"
-    /// (counts of kicks or X come from what it was cast with), then its "as this enters"
-    /// instructions, which run as the next frame: before state-based actions look at it.
-    pub(crate) fn enters_with_counters_and_as_enters(&mut self, slot: u32) {
+    /// (counts of kicks or X come from what it was cast with), then, unless they already ran
+    /// (a resolving spell's run before it enters), its "as this enters" instructions, which run
+    /// as the next frame: before state-based actions look at it.
+    pub(crate) fn enters_with_counters_and_as_enters(&mut self, slot: u32, as_enters: bool) {
         let defs = std::sync::Arc::clone(&self.defs);
         let o = self.objects[slot as usize];
         let rules = &defs[o.def as usize].rules;
@@ -221,7 +247,7 @@ impl Game {
                 }
             }
         }
-        if !rules.as_enters.is_empty() {
+        if as_enters && !rules.as_enters.is_empty() {
             let ctx = EffectCtx::new(o.controller, slot, self.id_of(slot), o.cast);
             self.frames.push(Frame::Effect(Box::new(EffectProc::as_enters(o.def, ctx))));
         }

@@ -28,6 +28,14 @@ impl MillProc {
         self.asked = false;
     }
 
+    /// The order asked is asked afresh: another player left the game, and the replacement
+    /// effects of what they owned with them (CR 800.4a), so what there is to order changed.
+    pub(crate) fn reask(&mut self) {
+        if std::mem::take(&mut self.asked) {
+            self.orders.pop();
+        }
+    }
+
     pub(crate) fn step(mut self, g: &mut Game) -> Step {
         if self.asked {
             self.asked = false;
