@@ -751,7 +751,7 @@ class RefGame:
     def active_player(self, p: int) -> None:
         p = self._check_player(p)
         self._ensure_idle()
-        self.active = p
+        self.active = self._check_live_player(p)
 
     @property
     def is_over(self) -> bool:
@@ -899,6 +899,7 @@ class RefGame:
         self._check_zone_name(zone)
         self._check_position(position)
         self._ensure_idle()
+        self._check_live_player(owner)
         if zone == "stack":
             raise IllegalActionError("cards can't be put onto the stack directly")
         for n in names:

@@ -1274,6 +1274,28 @@ def test_leyline_of_the_void_in_an_opening_hand_may_begin_on_the_battlefield() -
     assert began > 0 and kept > 0
 
 
+def test_from_decks_lets_the_given_policies_make_the_opening_hand_choices() -> None:  # CR 103.6a
+    deck = mtgsim.DeckList.parse("3 Leyline of the Void\n6 Island")
+    other = ["Island"] * 20
+    for seed in range(10):  # "first" puts every Leyline in the hand onto the battlefield
+        g = mtgsim.Game.from_decks([deck, other], seed=seed, policies=["first"])
+        assert g.pending is None and [g.name(c) for c in g.hand(0)].count("Leyline of the Void") == 0
+    asked = []
+
+    def keep_in_hand(game: mtgsim.Game, d: mtgsim.Decision) -> object:
+        asked.append(d.purpose)
+        return False if d.kind == "yes_no" else []
+
+    g = mtgsim.Game.from_decks([deck, other], seed=1, policies=[keep_in_hand, "random"])
+    assert asked and set(asked) == {"begin_on_battlefield"} and g.battlefield() == [] and g.policy(0) == "callback"
+    g = mtgsim.Game.from_decks([deck, other], seed=1, policies=["manual"])
+    assert g.pending is not None and g.pending.purpose == "begin_on_battlefield" and g.turn == 1
+    with pytest.raises(mtgsim.InvalidArgumentError, match="3 policies for 2 decks"):
+        mtgsim.Game.from_decks([deck, other], policies=["first"] * 3)
+    with pytest.raises(TypeError):
+        mtgsim.Game.from_decks([deck, other], policies=[3])
+
+
 @covers("Laboratory Maniac")
 def test_laboratory_maniac_wins_instead_of_drawing_from_an_empty_library() -> None:  # CR 614.1a, 104.2b
     g = new_game()

@@ -254,6 +254,12 @@ def test_every_reachable_exception_class_is_exercised():
         (dict(name="Bad", mana_cost="{1}", type_line="Goblin"), errors.InvalidCardError, "type_line"),  # CR 205.2
         (dict(name="", mana_cost="{1}", type_line="Artifact"), errors.InvalidCardError, "name"),
         (dict(name="Bad", mana_cost="{1}{G}", type_line="Creature — Bear", power="2"), errors.InvalidCardError, "power"),
+        # Printed values the engine can't read were accepted and played as 0 (CR 208.1, 209.1).
+        (dict(name="Bad", mana_cost="{1}", type_line="Creature — Bear", power="abc", toughness="1"), errors.InvalidCardError, '"abc" is not a printed power'),
+        (dict(name="Bad", mana_cost="{1}", type_line="Creature — Bear", power="1", toughness="1.5"), errors.InvalidCardError, '"1.5" is not a printed toughness'),
+        (dict(name="Bad", mana_cost="{1}", type_line="Creature — Bear", power=str(10**20), toughness="1"), errors.InvalidCardError, "power"),
+        (dict(name="Bad", mana_cost="{3}", type_line="Legendary Planeswalker — Jace", loyalty=str(10**20)), errors.InvalidCardError, "loyalty"),
+        (dict(name="Bad", mana_cost="{3}", type_line="Legendary Planeswalker — Jace", loyalty="X"), errors.InvalidCardError, "loyalty"),
     ],
 )
 def test_card_definitions_are_validated_field_by_field(fields, exc, words):
@@ -530,3 +536,26 @@ def test_a_negative_object_id_is_named_as_given(call):  # CR 400.7; the message 
         call(g)
     with pytest.raises(errors.NoSuchObjectError, match="no object with id -1 exists"):
         call(g)
+
+
+@pytest.mark.parametrize(("power", "toughness"), [("-1", "2"), ("*", "*"), ("1+*", "*+1"), ("0", "0")])
+def test_printed_power_and_toughness_forms_real_cards_use_are_accepted(power, toughness):  # CR 208.1, 208.2
+    card = mtgsim.CardDef("Odd Bear", "{1}", "Creature — Bear", "", power, toughness)
+    assert (card.power, card.toughness) == (power, toughness)
+
+
+def test_a_player_who_left_can_neither_be_made_active_nor_be_given_cards():  # CR 800.4a
+    g = new_game(3)
+    g.concede(1)
+    with rejected(g, errors.PlayerLeftError):
+        g.active_player = 1
+    for zone in ("battlefield", "hand", "library"):
+        with rejected(g, errors.PlayerLeftError):
+            g.add_cards(1, zone, ["Grizzly Bears"])
+    g.active_player = 2  # a player still in the game can be
+    assert g.active_player == 2
+
+
+def test_a_game_batch_refuses_a_string_for_a_deck():
+    with pytest.raises(errors.InvalidArgumentError, match="deck 1 is a string"):
+        mtgsim.GameBatch([["Island"] * 40, "Island"], 2)

@@ -177,6 +177,30 @@ def test_a_python_callback_policy_plays_the_same_games_as_the_builtin_one() -> N
     assert same(mixed, mtgsim.simulate(EXAMPLE_DECKS, 6, seed=4, policies="first", max_turns=15)) == []
 
 
+def test_a_python_callback_policy_answers_the_opening_hand_choices_too() -> None:  # CR 103.6a
+    """Leyline of the Void may begin the game on the battlefield: the callback is asked, as
+    the built-in policy is (before, the default random policy answered it for the callback)."""
+    seen: list[str] = []
+
+    def first_watching(game: Game, d: Decision) -> Any:
+        seen.append(d.purpose)
+        return first_legal(game, d)
+
+    decks = [["Leyline of the Void"] * 4 + ["Swamp"] * 36, ["Island"] * 40]
+    kw: dict[str, Any] = dict(seed=0, max_turns=3, record=["permanents_at_least:0:1"])
+    fast = mtgsim.simulate(decks, 8, policies="first", **kw)
+    slow = mtgsim.simulate(decks, 8, policies=first_watching, **kw)
+    assert "begin_on_battlefield" in seen
+    assert same(fast, slow) == []
+
+
+def test_the_callback_path_checks_its_conditions_before_playing() -> None:
+    with pytest.raises(mtgsim.InvalidArgumentError, match="at most 100"):
+        mtgsim.simulate(EXAMPLE_DECKS, 2, stop=["lost:0"] * 101, policies=first_legal, max_turns=5)
+    with pytest.raises(mtgsim.InvalidArgumentError, match="turn:0"):
+        mtgsim.simulate(EXAMPLE_DECKS, 2, record=["turn:0"], policies=first_legal, max_turns=5)
+
+
 def test_a_callback_that_answers_wrongly_is_a_clear_error() -> None:
     with pytest.raises(mtgsim.InvalidAnswerError):
         mtgsim.simulate(EXAMPLE_DECKS, 2, seed=1, policies=lambda g, d: 99999, max_turns=5)

@@ -415,12 +415,16 @@ class Game:
         starting_life: int = 20,
         hand_size: int = 7,
         db: CardDB | None = None,
+        policies: Sequence[_PolicyName | _Callback] | None = None,
     ) -> Game:
         """Libraries from decks — lists of card names, or ``mtgsim.DeckList`` objects (their
         main decks) — shuffled in player order by the game's generator; then each player in turn
         order draws a hand. Cards come from ``db`` (the built-in cards by default). A card that
         may begin the game on the battlefield (CR 103.6a) is offered to its owner as a
-        "begin_on_battlefield" decision, answered by the players' default (random) policies."""
+        "begin_on_battlefield" decision, answered by the players' policies: ``policies`` (one
+        per player, first players first, as ``set_policy`` takes them) are set before the deal;
+        players without one keep the default (random). A "manual" player's choice is left
+        pending."""
     @property
     def num_players(self) -> int: ...
     @property

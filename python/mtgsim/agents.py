@@ -24,6 +24,7 @@ from mtgsim._core import GameBatch as _GameBatch
 from mtgsim.decklist import DeckList
 from mtgsim.errors import InvalidArgumentError
 from mtgsim.observe import OBJECT_FEATURES
+from mtgsim.sim import _deck_lists
 
 __all__ = ["GameBatch"]
 
@@ -46,8 +47,7 @@ class GameBatch:
         extra: int = 64,
         db: CardDB | None = None,
     ) -> None:
-        lists = [list(d.cards()) if isinstance(d, DeckList) else list(d) for d in decks]
-        self._b = _GameBatch(lists, games, seed, seat, opponent, extra, db)
+        self._b = _GameBatch(_deck_lists(decks), games, seed, seat, opponent, extra, db)
         self.space: ActionSpace = self._b.space
         self.games = games
 

@@ -190,6 +190,8 @@ def _whole(value: object, what: str, lo: int, hi: int | None = None) -> int:
 def _conditions(conds: Sequence[str], what: str) -> tuple[str, ...]:
     if isinstance(conds, str):
         raise InvalidArgumentError(f"{what} is a list of conditions: [{conds!r}], not the string {conds!r}")
+    if len(conds) > 100:  # the Rust path's limit, checked here for the Python path too
+        raise InvalidArgumentError(f"at most 100 stop and 100 recorded conditions, not {len(conds)} {what} conditions")
     return tuple(conds)
 
 
@@ -403,12 +405,14 @@ def _play_in_python(
     if not 1 <= max_turns <= 10_000:
         raise ValueError(f"the turn limit must be from 1 to 10000, not {max_turns}")
     n = len(decks)
+    probe = Game(n)
+    for c in stop + record:
+        probe.holds(c)  # an impossible condition is an error before any game is played
     rows: dict[str, list[Any]] = {name: [] for name in _COLUMNS}
     for i in range(a, b):
-        g = Game.from_decks(decks, seed=derive_seed(seed, i), starting_life=starting_life, hand_size=hand_size, db=db)
+        # The policies answer the opening-hand choices too (CR 103.6), as in the Rust path.
+        g = Game.from_decks(decks, seed=derive_seed(seed, i), starting_life=starting_life, hand_size=hand_size, db=db, policies=policies)  # type: ignore[arg-type]
         g.recording = False
-        for p, pol in enumerate(policies):
-            g.set_policy(p, pol)  # type: ignore[arg-type]
         first = [0] * len(record)
         stopped = -1
         while True:

@@ -218,6 +218,17 @@ impl From<CardDef> for CardRecord {
     }
 }
 
+/// A printed power, toughness or loyalty the engine can read: a whole number (CR 208.1; a
+/// power may be negative), or for power and toughness a characteristic-defining form with `*`
+/// (CR 208.2). Anything else (an X loyalty among them) would silently read as 0.
+fn printed_value_ok(v: &str, loyalty: bool) -> bool {
+    let v = v.trim();
+    if let Ok(n) = v.parse::<i64>() {
+        return if loyalty { (0..=crate::game::MAX_COUNT).contains(&n) } else { n.abs() <= crate::game::MAX_COUNT };
+    }
+    !loyalty && v.contains('*') && v.chars().all(|c| c.is_ascii_digit() || matches!(c, '*' | '+' | '-'))
+}
+
 /// A printed power or toughness as a number (`"*"`, `"1+*"` and a missing value count as 0).
 fn printed_number(v: Option<&str>) -> i64 {
     v.and_then(|s| s.trim().parse::<i64>().ok()).unwrap_or(0)
@@ -303,6 +314,12 @@ impl CardDef {
         let (types, supertypes, subtypes) = parse_type_line(&r.type_line).map_err(|e| err("type_line", e))?;
         if r.power.is_some() != r.toughness.is_some() {
             return Err(err("power", "power and toughness must both be given or both be absent".into()));
+        }
+        for (field, value) in [("power", &r.power), ("toughness", &r.toughness), ("loyalty", &r.loyalty)] {
+            if let Some(v) = value.as_deref().filter(|v| !printed_value_ok(v, field == "loyalty")) {
+                let forms = if field == "loyalty" { "a whole number from 0" } else { "a whole number, or a form with * such as \"*\" or \"1+*\"" };
+                return Err(err(field, format!("{v:?} is not a printed {field} the engine can read: {forms} up to {}", crate::game::MAX_COUNT)));
+            }
         }
         let has_rules = r.rules.is_some();
         let mut rules = r.rules.unwrap_or_default();

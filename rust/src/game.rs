@@ -421,7 +421,19 @@ impl Game {
     /// player order by the game's generator, then each player in turn order draws a hand.
     /// Player 0 starts.
     pub fn from_decks(decks: &[Vec<String>], seed: u64, setup: &Setup, db: &CardDb) -> Result<Game> {
+        Game::from_decks_played_by(decks, seed, setup, db, &[])
+    }
+
+    /// [`Game::from_decks`] with the first players' policies set before the deal, so they
+    /// answer the opening-hand choices (CR 103.6) as a simulation's players do.
+    pub fn from_decks_played_by(decks: &[Vec<String>], seed: u64, setup: &Setup, db: &CardDb, policies: &[Policy]) -> Result<Game> {
         let mut game = Game::unshuffled(decks, setup, db)?;
+        if policies.len() > decks.len() {
+            return Err(invalid(format!("{} policies for {} players", policies.len(), decks.len())));
+        }
+        for (p, &policy) in policies.iter().enumerate() {
+            game.set_policy(p, policy)?;
+        }
         game.deal(seed, setup)?;
         game.origin = Some(Arc::new(crate::replay::Origin { decks: decks.to_vec(), seed, setup: setup.clone() }));
         Ok(game)
@@ -524,7 +536,7 @@ impl Game {
     /// turn number and step stay as they are.
     pub fn set_active_player(&mut self, player: usize) -> Result<()> {
         self.ensure_idle()?;
-        self.active = self.check_player(player)?;
+        self.active = self.check_live_player(player)?; // a player who left takes no more turns (CR 800.4a)
         Ok(())
     }
 
@@ -685,7 +697,8 @@ impl Game {
     /// `Bottom` the last name ends at the bottom.
     pub fn add_cards(&mut self, owner: usize, kind: ZoneKind, names: &[&str], pos: Position, db: &CardDb) -> Result<Vec<ObjId>> {
         self.ensure_idle()?;
-        let owner = self.check_player(owner)?;
+        // A player who left owns nothing in the game any more (CR 800.4a).
+        let owner = self.check_live_player(owner)?;
         if kind == ZoneKind::Stack {
             return Err(illegal("cards can't be put onto the stack directly; they get there by being cast"));
         }

@@ -1172,8 +1172,16 @@ impl PyGame {
     }
 
     #[staticmethod]
-    #[pyo3(signature = (decks, seed = None, *, starting_life = Int(20), hand_size = Int(7), db = None), text_signature = "(decks, seed=None, *, starting_life=20, hand_size=7, db=None)")]
-    fn from_decks(decks: Vec<Bound<'_, PyAny>>, seed: Option<&Bound<'_, PyAny>>, starting_life: Int, hand_size: Int, db: Option<PyRef<'_, PyCardDb>>) -> PyResult<PyGame> {
+    #[pyo3(signature = (decks, seed = None, *, starting_life = Int(20), hand_size = Int(7), db = None, policies = None), text_signature = "(decks, seed=None, *, starting_life=20, hand_size=7, db=None, policies=None)")]
+    fn from_decks<'py>(
+        py: Python<'py>,
+        decks: Vec<Bound<'py, PyAny>>,
+        seed: Option<&Bound<'py, PyAny>>,
+        starting_life: Int,
+        hand_size: Int,
+        db: Option<PyRef<'py, PyCardDb>>,
+        policies: Option<Vec<Bound<'py, PyAny>>>,
+    ) -> PyResult<Bound<'py, PyGame>> {
         let decks = decks.iter().enumerate().map(|(i, d)| deck_names(d).map_err(|e| deck_error(i, d, e))).collect::<PyResult<Vec<_>>>()?;
         let db = db.map(|d| d.0.clone()).unwrap_or_else(builtin_db);
         let seed = seed.map(self::seed).transpose()?.unwrap_or(0);
@@ -1183,9 +1191,32 @@ impl PyGame {
         if !(1..=crate::game::MAX_COUNT).contains(&starting_life) {
             return Err(to_py(invalid(format!("starting life must be from 1 to {}, not {starting_life}", crate::game::MAX_COUNT))));
         }
+        // Built-in policies by name; a Python callable plays as a manual player whose decisions
+        // the callable answers, the opening-hand ones included.
+        let policies = policies.unwrap_or_default();
+        if policies.len() > decks.len() {
+            return Err(to_py(invalid(format!("{} policies for {} decks: give at most one per player", policies.len(), decks.len()))));
+        }
+        let mut builtin = Vec::with_capacity(policies.len());
+        for p in &policies {
+            builtin.push(if let Ok(name) = p.extract::<String>() {
+                Policy::parse(&name).py_err()?
+            } else if p.is_callable() {
+                Policy::Manual
+            } else {
+                return Err(PyTypeError::new_err("a policy is \"random\", \"first\", \"goldfish\", \"manual\" or a callable(game, decision) -> answer"));
+            });
+        }
         let setup = Setup { starting_life: starting_life as i32, hand_size };
-        let mut g = PyGame::wrap(Game::from_decks(&decks, seed, &setup, &db).py_err()?);
+        let mut g = PyGame::wrap(Game::from_decks_played_by(&decks, seed, &setup, &db, &builtin).py_err()?);
         g.db = db;
+        for (p, policy) in policies.iter().enumerate() {
+            if policy.is_callable() {
+                g.callbacks[p] = Some(policy.clone().unbind());
+            }
+        }
+        let g = Bound::new(py, g)?;
+        Self::settle_callbacks(&g)?;
         Ok(g)
     }
 
