@@ -567,6 +567,9 @@ class DiscardFrame(Frame):
             g._discard_slots(self.player, chosen, by=None, at_random=True)
             return None
         chooser = self.player if self.mode == "choose" else self.chooser
+        assert chooser is not None
+        if g.players[chooser].lost is not None:
+            chooser = g._next_live_player(chooser)  # CR 800.4g-h: the next player chooses instead
         if not self.asked:
             self.asked = True
             options = [g.objects[s].id for s in hand]
@@ -574,6 +577,10 @@ class DiscardFrame(Frame):
         cards = g._take_answer()
         g._discard_slots(self.player, [slot_of_id(c) for c in cards], by=chooser, at_random=False)
         return None
+
+    def withdraw_question(self) -> None:
+        """The player asked left the game (game.rs concede): asked again, of whoever chooses now."""
+        self.asked = False
 
 
 @dataclass
@@ -683,6 +690,12 @@ class ScryFrame(Frame):
                 continue
             g._event(kind="scried", player=p, amount=self.amount, looked=len(top) + len(bottom), to_bottom=len(bottom))
         return None
+
+    def withdraw_question(self) -> None:
+        """The player asked left the game: they scry nothing; the others go on (CR 800.4a)."""
+        if self.asked:
+            self.asked = False
+            self.piles.append(([], []))
 
 
 # ----- the game ----------------------------------------------------------------------------------
@@ -1002,10 +1015,27 @@ class RefGame:
             raise GameOverError("the game is over")
         p = self._check_live_player(p)
         self._lose(p, "conceded")
-        self._check_state_based_actions()
-        # The action in progress stops only if the decision was the leaver's or the game ended.
-        if self.outcome is not None or (self.pending is not None and self.pending.player == p):
+        if not self._frames and self.pending is None:
+            self._check_state_based_actions()
+        else:
+            self._losers_leave()  # mid-action: state-based actions wait for priority (CR 704.3)
+        theirs = self.pending is not None and self.pending.player == p
+        # Their choice within a discard, search or scry is skipped (a chooser for another player
+        # is replaced), and the action goes on without them (CR 800.4a, 800.4g-h).
+        scripted = self.strict or any(seat.script for seat in self.seats)
+        if self.outcome is None and theirs and not scripted and isinstance(self._frames[-1], (DiscardFrame, SearchFrame, ScryFrame)):
+            top = self._frames[-1]
+            if isinstance(top, (DiscardFrame, ScryFrame)):
+                top.withdraw_question()
+            self.pending, self._answer = None, None
+            self._run()
+            self._output = []
+            return
+        # Otherwise the action in progress stops if the decision was the leaver's or the game ended.
+        if self.outcome is not None or theirs:
             self._frames, self.pending, self._answer, self._output = [], None, None, []
+            if self.outcome is None:
+                self._check_state_based_actions()
 
     # ----- actions ----------------------------------------------------------------------------
 
@@ -1271,6 +1301,12 @@ class RefGame:
             elif st.counters.get("poison", 0) >= 10:
                 self._lose(p, "poison")
             st.drew_from_empty = False
+        self._losers_leave()
+
+    def _losers_leave(self) -> None:
+        """CR 800.4a, 104.2a (game.rs losers_leave): the players who lost leave, or the game is over."""
+        if self.outcome is not None:
+            return
         remaining = [p for p, st in enumerate(self.players) if st.lost is None]
         if len(remaining) <= 1:
             self._event(kind="game_over", winners=list(remaining))
@@ -1407,6 +1443,15 @@ class RefGame:
         if not isinstance(p, int) or not 0 <= p < len(self.players):
             raise InvalidPlayerError(f"player {p} does not exist")
         return p
+
+    def _next_live_player(self, p: int) -> int:
+        """The next player in turn order still in the game (turn.rs next_live_player)."""
+        n = len(self.players)
+        q = p
+        while True:
+            q = (q + 1) % n
+            if self.players[q].lost is None or q == p:
+                return q
 
     def _check_live_player(self, p: int) -> int:
         p = self._check_player(p)

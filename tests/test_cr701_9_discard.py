@@ -199,3 +199,17 @@ def test_discarding_remembered_cards_none_of_which_is_in_hand_does_nothing():  #
     g.play(max_actions=3)  # cast, both pass, it resolves
     assert kinds(g.events)[-3:] == ["revealed", "drew", "resolved"]
     assert g.hand(0) != [] and len(g.library(0)) == 9 and names(g, g.graveyard(0)) == ["Peek and Draw"]
+
+
+def test_when_the_chooser_leaves_the_next_player_chooses_the_discard():  # CR 800.4g-h, 701.9a
+    """Player 1 chooses what player 0 discards and concedes while choosing: player 2, next in
+    turn order, chooses instead (before, the engine panicked resuming without an answer)."""
+    g = new_game(3)
+    for p in range(3):
+        g.add_cards(p, "library", ["Island"] * 5)
+    hand = g.add_cards(0, "hand", ["Island", "Swamp", "Forest"])
+    assert g.discard(0, 1, chooser=1) is None and g.pending.player == 1
+    g.concede(1)
+    assert (g.pending.player, g.pending.purpose, sorted(g.pending.options)) == (2, "discard", sorted(hand))
+    g.answer([hand[1]])
+    assert names(g, g.graveyard(0)) == ["Swamp"] and g.events[-1]["by"] == 2

@@ -1127,3 +1127,25 @@ def test_actions_after_game_over_raise_game_over() -> None:
 def test_to_json_is_the_plain_view() -> None:
     e, m = pair_from_decks([MILL_DECK, make_deck(6)], 6)
     assert json.loads(e.to_json()) == m.to_dict()
+
+
+@pytest.mark.parametrize(
+    "action",
+    [("scry_each", ([1, 2], 1)), ("scry_each", ([0, 1], 1)), ("discard", (0, 1), {"chooser": 1}), ("discard", (1, 2)), ("search", (1, "Island"))],
+    ids=["scry-others-after", "scry-others-before", "discard-chooser", "discard-discarder", "search"],
+)
+def test_a_player_who_concedes_during_their_choice_matches_the_model(action: tuple) -> None:  # CR 800.4a, 800.4g-h
+    """Player 1 answers manually and concedes while asked: their part is skipped (a chooser for
+    another player is replaced by the next player in turn order) and the action goes on."""
+    decks = [["Island", "Swamp", "Forest", "Plains"] * 3] * 3
+    e, m = pair_from_decks(decks, 3, hand_size=3)
+    for g in (e, m):
+        g.set_policy(0, "first")
+        g.set_policy(1, "manual")
+        g.set_policy(2, "first")
+    name, args, *kw = action
+    both(e, m, name, *args, **(kw[0] if kw else {}))
+    assert e.pending is not None and e.pending.player == 1
+    both(e, m, "concede", 1)
+    assert e.pending is None
+    assert_same_state(e, m)

@@ -909,6 +909,7 @@ impl Game {
             match self.frames.last_mut() {
                 Some(Frame::Triggers(t)) => t.withdraw_question(), // their abilities left the stack
                 Some(Frame::Scry(s)) => s.withdraw_question(),
+                Some(Frame::Discard(d)) => d.withdraw_question(),
                 Some(Frame::Mill(m)) if reorder => m.reask(),
                 Some(Frame::Mill(m)) => m.withdraw_question(),
                 Some(Frame::Effect(e)) if reorder => e.reask_mill_order(),

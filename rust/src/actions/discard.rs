@@ -69,6 +69,13 @@ impl Game {
 }
 
 impl DiscardProc {
+    /// The question asked is withdrawn: the player it was asked of left the game. If they were
+    /// discarding, nothing is discarded (CR 800.4a); if they were choosing for another player,
+    /// the choice is asked again of the next player in turn order.
+    pub(crate) fn withdraw_question(&mut self) {
+        self.asked = false;
+    }
+
     pub(crate) fn step(mut self, g: &mut Game) -> Step {
         if g.players[self.player as usize].lost.is_some() {
             return Step::Done; // the player left the game (CR 800.4a)
@@ -92,6 +99,9 @@ impl DiscardProc {
                     return self.step(g);
                 }
                 DiscardMode::Choose => self.player,
+                // A chooser who left the game: the next player in turn order still in it
+                // chooses instead (CR 800.4g-h).
+                DiscardMode::ChosenBy(c) if g.players[c as usize].lost.is_some() => g.next_live_player(c),
                 DiscardMode::ChosenBy(c) => c,
             };
             if !self.asked {
