@@ -559,3 +559,17 @@ def test_a_player_who_left_can_neither_be_made_active_nor_be_given_cards():  # C
 def test_a_game_batch_refuses_a_string_for_a_deck():
     with pytest.raises(errors.InvalidArgumentError, match="deck 1 is a string"):
         mtgsim.GameBatch([["Island"] * 40, "Island"], 2)
+
+
+@pytest.mark.parametrize(
+    ("answer", "words"),
+    [(([0], 4), "the bottom is 4, not a list"), ((4, [0]), "the top is 4, not a list"), ([[0], [1], []], "(a scry answer is a pair of lists: (top, bottom))")],
+)
+def test_a_scry_answer_of_the_wrong_shape_says_what_shape_it_needs(answer, words):  # CR 701.22a
+    g = new_game()
+    g.add_cards(0, "library", ["Island"] * 5)
+    g.scry(0, 2)
+    with rejected(g, errors.InvalidAnswerError):
+        g.answer(answer)
+    with pytest.raises(errors.InvalidAnswerError, match=re.escape(words)):
+        g.answer(answer)

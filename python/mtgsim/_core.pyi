@@ -573,8 +573,10 @@ class Game:
         sticker on it for each sticker kicker paid (CR 702.33h). Choices left out are decisions
         for the caster; a choice the spell doesn't offer (modes for a spell without modes, a
         sticker without sticker kicker, a discard without that cost, X without X) raises
-        InvalidArgumentError. Returns the spell's id on the stack, or None when stopped at a
-        decision. An illegal cast raises and changes nothing (CR 733)."""
+        InvalidArgumentError. A multikicker is paid at most 64 times (an engine limit: CR
+        702.33c sets none; more raises InvalidArgumentError, and the "kick" decision offers up
+        to 64, as an X decision does). Returns the spell's id on the stack, or None when
+        stopped at a decision. An illegal cast raises and changes nothing (CR 733)."""
     def play(self, until: str | int = "game_over", *, max_actions: int = 1000000) -> None:
         """Plays on: whoever has priority chooses an action (pass, play a land, cast a spell,
         activate an ability) with their policy; a manual player stops the game at an "action" decision. ``until``:

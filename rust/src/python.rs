@@ -196,7 +196,12 @@ fn id_list(ob: &Bound<'_, PyAny>, what: &str) -> Result<Vec<ObjId>, String> {
         if item.is_instance_of::<PyBool>() {
             return Err(format!("{what} must hold object ids (ints), not bools"));
         }
-        let id: i64 = item.extract().map_err(|_| format!("{what} must hold object ids (ints), got {}", item.repr().map(|r| r.to_string()).unwrap_or_default()))?;
+        let id: i64 = item.extract().map_err(|_| {
+            let got = item.repr().map(|r| r.to_string()).unwrap_or_default();
+            // A list inside the list: most likely a scry answer of the wrong shape.
+            let hint = if item.cast::<PySequence>().is_ok() { " (a scry answer is a pair of lists: (top, bottom))" } else { "" };
+            format!("{what} must hold object ids (ints), got {got}{hint}")
+        })?;
         if id < 0 {
             // Ids and mode numbers are never negative; say so rather than wrap around.
             return Err(format!("{what} must hold object ids or mode numbers, which are never negative; got {id}"));
@@ -241,8 +246,11 @@ fn answer_from_py(ob: &Bound<'_, PyAny>, players: usize) -> PyResult<Answer> {
         let len = seq.len()?;
         if len == 2 {
             let (a, b) = (seq.get_item(0)?, seq.get_item(1)?);
-            if a.cast::<PySequence>().is_ok() && b.cast::<PySequence>().is_ok() {
-                return Ok(Answer::Scry { top: id_list(&a, "top").map_err(fail)?, bottom: id_list(&b, "bottom").map_err(fail)? });
+            match (a.cast::<PySequence>().is_ok(), b.cast::<PySequence>().is_ok()) {
+                (true, true) => return Ok(Answer::Scry { top: id_list(&a, "top").map_err(fail)?, bottom: id_list(&b, "bottom").map_err(fail)? }),
+                (true, false) => return Err(fail(format!("a scry answer is a pair of lists of ids (top, bottom); the bottom is {}, not a list", b.repr()?))),
+                (false, true) => return Err(fail(format!("a scry answer is a pair of lists of ids (top, bottom); the top is {}, not a list", a.repr()?))),
+                (false, false) => {}
             }
         }
         return Ok(Answer::Cards { cards: id_list(ob, "the chosen cards").map_err(fail)? });
