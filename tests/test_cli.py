@@ -123,3 +123,18 @@ def test_json_and_plot_are_written_whole(tmp_path, capsys: pytest.CaptureFixture
     assert png.read_bytes()[:8] == bare.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.json", "turns", "turns.png"]  # no temporary files left
     assert "30 games" in capsys.readouterr().out
+
+
+def test_the_event_log_says_a_spell_kicked_by_a_granted_sticker_kicker_was_kicked() -> None:  # CR 702.33h
+    import mtgsim
+    from mtgsim.cli import describe
+
+    g = mtgsim.Game(2, 0)
+    for p in (0, 1):
+        g.set_policy(p, "manual")
+        g.add_cards(p, "library", ["Island"] * 5)
+    g.add_cards(0, "battlefield", ["Wicker Picker", "Forest", "Forest", "Forest"])
+    (bears,) = g.add_cards(0, "hand", ["Grizzly Bears"])
+    g.cast(bears, kick=[True], sticker=False)
+    (cast,) = [e for e in g.events if e["kind"] == "spell_cast"]
+    assert describe(g, cast).endswith("casts Grizzly Bears (kicked 1x)")

@@ -72,7 +72,9 @@ def describe(game: Game, event: dict[str, Any]) -> str:
     if kind == "land_played":
         return f"player {event['player']} plays {_name(game, event['card'])}"
     if kind == "spell_cast":
-        kicked = f" (kicked {sum(event['kicks'])}x)" if sum(event["kicks"]) else ""
+        # A granted sticker kicker paid kicks it too (CR 702.33h).
+        times = sum(event["kicks"]) + event.get("granted_kicks", 0)
+        kicked = f" (kicked {times}x)" if times else ""
         return f"player {event['player']} casts {_name(game, event['spell'])}{kicked}"
     if kind == "resolved":
         return f"{_name(game, event['spell'])} resolves"
