@@ -405,3 +405,75 @@ def test_a_player_who_concedes_during_a_simultaneous_search_passes_the_choice_on
     g.answer(False)
     assert g.pending is None and g.stack() == []
     assert sum(1 for s in g.battlefield() if g.name(s) == "Forest" and g.object(s).controller == 0) == 2
+
+
+# ----- another player's decision after a concession (CR 800.4a) --------------------------------
+
+
+def three_manual_players() -> mtgsim.Game:
+    g = new_game(3)
+    for p in range(3):
+        g.add_cards(p, "library", ["Island"] * 10)
+    return g
+
+
+def test_the_legend_rule_is_asked_afresh_when_one_of_the_legends_leaves_with_its_owner():  # CR 704.5j, 800.4a
+    g = three_manual_players()
+    g.add_cards(0, "battlefield", ["Forest", "Island"])
+    (theirs,) = g.add_cards(2, "hand", ["Thrasios, Triton Hero"])
+    theirs = g.move(theirs, "battlefield", controller=0)  # player 2's, controlled by player 0
+    (mine,) = add_hand(g, 0, ["Thrasios, Triton Hero"])
+    g.cast(mine)
+    g.resolve_top()
+    assert g.pending.purpose == "legend_rule"
+    g.concede(2)  # their Thrasios leaves the game: one is left, the rule no longer applies
+    assert g.pending is None
+    assert [g.name(c) for c in g.battlefield()].count("Thrasios, Triton Hero") == 1
+
+
+def test_a_sacrifice_cost_no_longer_offers_a_creature_that_left_the_game():  # CR 800.4a, 602.2b
+    g = three_manual_players()
+    altar, bears = g.add_cards(0, "battlefield", ["Altar of Dementia", "Grizzly Bears"])
+    (giant,) = g.add_cards(2, "hand", ["Hill Giant"])
+    giant = g.move(giant, "battlefield", controller=0)
+    assert g.activate(altar, targets=[[{"player": 1}]]) is None and giant in g.pending.options
+    g.concede(2)
+    assert g.pending.options == [bears]
+    with rejected(g, mtgsim.InvalidAnswerError):
+        g.answer([giant])
+    g.answer([bears])
+    g.resolve_top()
+    assert len(g.graveyard(1)) == 2  # the Bears' power
+
+
+def test_a_target_choice_no_longer_offers_a_player_or_permanent_that_left():  # CR 601.2c, 800.4a
+    g = three_manual_players()
+    g.add_cards(0, "battlefield", ["Mountain"])
+    (bears,) = g.add_cards(2, "battlefield", ["Grizzly Bears"])
+    (bolt,) = add_hand(g, 0, ["Lightning Bolt"])
+    g.cast(bolt)
+    assert g.pending.kind == "targets" and {"player": 2} in g.pending.options and bears in g.pending.options
+    g.concede(2)
+    assert {"player": 2} not in g.pending.options and bears not in g.pending.options
+    with rejected(g, mtgsim.InvalidAnswerError):
+        g.answer([{"player": 2}])
+    g.answer([{"player": 1}])
+    g.resolve_top()
+    assert g.life(1) == 17
+
+
+def test_a_triggers_target_is_chosen_afresh_when_an_opponent_leaves():  # CR 603.3d, 800.4a
+    """Bloodhusk Ritualist kicked twice: "target opponent discards two cards". Player 1 leaves
+    while player 0 chooses; player 2 is the only opponent left, chosen without asking."""
+    g = three_manual_players()
+    g.add_cards(0, "battlefield", ["Swamp"] * 6)
+    (br,) = add_hand(g, 0, ["Bloodhusk Ritualist"])
+    g.add_cards(1, "hand", ["Island"])
+    g.add_cards(2, "hand", ["Island", "Island"])
+    g.cast(br, kick=2)
+    g.resolve_top()
+    assert g.pending.purpose == "targets"
+    g.concede(1)
+    assert g.pending is None
+    g.resolve_top()
+    assert g.hand(2) == [] and len(g.graveyard(2)) == 2

@@ -325,6 +325,19 @@ impl Decision {
         }
     }
 
+    /// Drops the options that are gone: objects that no longer exist and players who left the
+    /// game (CR 800.4a), so an answer naming one is refused.
+    pub(crate) fn drop_departed(&mut self, exists: impl Fn(ObjId) -> bool, in_game: impl Fn(u8) -> bool) {
+        match &mut self.choice {
+            Choice::Cards { options, .. } => options.retain(|&o| exists(o)),
+            Choice::Targets { options, .. } => options.retain(|t| match *t {
+                TargetRef::Object(o) => exists(o),
+                TargetRef::Player(p) => in_game(p),
+            }),
+            _ => {}
+        }
+    }
+
     /// The only legal answer, when there is exactly one (such decisions are not asked).
     pub fn forced_answer(&self) -> Option<Answer> {
         match &self.choice {

@@ -902,17 +902,28 @@ impl Game {
             Some(Frame::Mill(_) | Frame::Effect(_)) => mill_order,
             _ => false,
         } && !self.needs_snapshot();
-        // Another player's mill order: the replacements of what the leaver owned are gone with
-        // it (CR 800.4a), so it is asked afresh, or not at all if one or none is left (616.1).
-        let reorder = !their_decision && mill_order && matches!(self.frames.last(), Some(Frame::Mill(_) | Frame::Effect(_))) && !self.needs_snapshot();
-        if self.outcome.is_none() && ((their_decision && !theirs && skippable) || reorder) {
+        // Another player's decision that what the leaver owned may have been part of (CR 800.4a)
+        // is asked afresh, or not at all if nothing is left to choose: a mill order (the
+        // replacements of their permanents are gone, CR 616.1), triggered abilities' order or
+        // targets (theirs left the stack), a discard they were to make, the legend rule (their
+        // legendary permanent left).
+        let reask = !their_decision
+            && self.pending.is_some()
+            && !self.needs_snapshot()
+            && match self.frames.last() {
+                Some(Frame::Mill(_) | Frame::Effect(_)) => mill_order,
+                Some(Frame::Triggers(_) | Frame::Discard(_) | Frame::LegendRule(_)) => true,
+                _ => false,
+            };
+        if self.outcome.is_none() && ((their_decision && !theirs && skippable) || reask) {
             match self.frames.last_mut() {
                 Some(Frame::Triggers(t)) => t.withdraw_question(), // their abilities left the stack
                 Some(Frame::Scry(s)) => s.withdraw_question(),
                 Some(Frame::Discard(d)) => d.withdraw_question(),
-                Some(Frame::Mill(m)) if reorder => m.reask(),
+                Some(Frame::LegendRule(l)) => l.withdraw_question(),
+                Some(Frame::Mill(m)) if reask => m.reask(),
                 Some(Frame::Mill(m)) => m.withdraw_question(),
-                Some(Frame::Effect(e)) if reorder => e.reask_mill_order(),
+                Some(Frame::Effect(e)) if reask => e.reask_mill_order(),
                 Some(Frame::Effect(e)) => e.withdraw_mill_order(),
                 _ => {}
             }
@@ -922,6 +933,14 @@ impl Game {
             let progress = self.run();
             self.output.clear();
             return progress.map(|_| ());
+        }
+        if self.outcome.is_none() && !their_decision {
+            // Any other decision of another player's goes on without the objects and players
+            // that left (a target, a creature to sacrifice, a card to find): they aren't offered.
+            if let Some(mut d) = self.pending.take() {
+                d.drop_departed(|id| self.slot_of(id).is_ok(), |q| self.players[q as usize].lost.is_none());
+                self.pending = Some(d);
+            }
         }
         if self.outcome.is_some() || their_decision {
             // The game is over, or the work in progress waited on the leaver for something that

@@ -21,6 +21,12 @@ impl LegendRuleProc {
         LegendRuleProc { group: Vec::new() }
     }
 
+    /// The question is asked afresh: a player left the game, and with them, perhaps, one of
+    /// the permanents (CR 800.4a), so the rule may no longer apply.
+    pub(crate) fn withdraw_question(&mut self) {
+        self.group.clear();
+    }
+
     pub(crate) fn step(self, g: &mut Game) -> Step {
         if !self.group.is_empty() {
             let Answer::Cards { cards } = g.take_answer() else { unreachable!("validated") };
