@@ -113,6 +113,8 @@ def test_a_replay_stands_where_the_game_stood_after_every_action(seed: int) -> N
         (lambda r: r["answers"].__setitem__(0, {"player": 0, "answer": {"type": "action", "index": 99}}), "doesn't fit"),
         (lambda r: r.pop("seed"), "not a replay"),
         (lambda r: r["decks"][0].__setitem__(0, "Islnd"), "Islnd"),
+        (lambda r: r.update(setup={"hand_size": 2**31, "starting_life": 20}), "hand size of 2147483648 is out of range"),  # was an abort
+        (lambda r: r.update(setup={"hand_size": 7, "starting_life": 0}), "starting life"),
     ],
 )
 def test_a_bad_replay_is_a_clear_error(mutate, match: str) -> None:  # type: ignore[no-untyped-def]
@@ -195,3 +197,39 @@ def test_a_replay_of_a_game_with_a_cancelled_cast_stands_where_the_game_stood() 
             if g.pending is None and not g.is_over:
                 g.play()
     pytest.fail("no cast with a decision of its own was found to cancel")
+
+
+LEYLINE_DECKS = [["Leyline of the Void"] * 4 + ["Swamp"] * 16, ["Island"] * 20]
+
+
+@pytest.mark.parametrize("policies", [["first", "first"], ["random", "goldfish"], ["manual", "random"]])
+def test_a_replay_reproduces_the_opening_hand_choices_whoever_made_them(policies: list[str]) -> None:  # CR 103.6a
+    for seed in range(4):
+        g = Game.from_decks(LEYLINE_DECKS, seed=seed, policies=policies)  # type: ignore[arg-type]
+        while g.pending is not None and g.pending.purpose == "begin_on_battlefield":
+            g.answer(g.pending.options[: seed % 3])  # a manual player's choice
+        g.set_policy(0, "goldfish")
+        g.set_policy(1, "goldfish")
+        g.play(until=3)
+        h = Game.from_replay(g.replay())
+        assert h.events == g.events
+        h.set_policy(0, "goldfish")
+        h.set_policy(1, "goldfish")
+        assert h.to_json() == g.to_json()
+
+
+def test_a_game_with_answers_given_while_the_log_was_off_has_no_replay() -> None:
+    g = played(("random", "random"), 2)
+    g.recording = False
+    g.play(until=3)
+    g.recording = True
+    with pytest.raises(mtgsim.InvalidArgumentError, match="log was off"):
+        g.replay()
+
+
+def test_a_game_where_a_player_conceded_has_no_replay() -> None:  # CR 104.3a
+    g = Game.from_decks([list(mtgsim.EXAMPLE_DECKS[0])] * 3, seed=2)
+    g.play(until=2)
+    g.concede(2)
+    with pytest.raises(mtgsim.InvalidArgumentError, match="conceded"):
+        g.replay()

@@ -359,6 +359,10 @@ pub struct Game {
     /// Every decision's answer so far, in order, while the log records (see `replay.rs`).
     #[serde(default)]
     pub(crate) history: Arc<Vec<(u8, Answer)>>,
+    /// A decision was answered while the log was off: the history misses it, so the game
+    /// can't be replayed.
+    #[serde(default)]
+    pub(crate) unrecorded: bool,
 }
 
 impl Game {
@@ -414,6 +418,7 @@ impl Game {
             known: Vec::new(),
             origin: None,
             history: Arc::default(),
+            unrecorded: false,
         })
     }
 
@@ -446,6 +451,7 @@ impl Game {
         if setup.starting_life <= 0 || setup.starting_life as i64 > MAX_COUNT {
             return Err(invalid(format!("starting life must be from 1 to {MAX_COUNT}, not {}", setup.starting_life)));
         }
+        check_count(setup.hand_size.into(), "hand size")?;
         for p in &mut game.players {
             p.life = setup.starting_life;
         }
@@ -998,6 +1004,8 @@ impl Game {
         self.undoable(|g| {
             if g.log.recording {
                 Arc::make_mut(&mut g.history).push((player, answer.clone()));
+            } else {
+                g.unrecorded = true;
             }
             g.pending = None;
             g.partial.clear();
@@ -1571,6 +1579,7 @@ impl Game {
         self.known.clone_from(&src.known);
         self.origin.clone_from(&src.origin);
         share(&mut self.history, &src.history);
+        self.unrecorded = src.unrecorded;
     }
 }
 

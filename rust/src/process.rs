@@ -102,9 +102,13 @@ impl Game {
                             Some(a) => Some(a),
                             None => {
                                 let a = self.auto_answer(&decision)?;
-                                if let (Some(a), true) = (&a, self.log.recording) {
-                                    // Kept for replays.
-                                    std::sync::Arc::make_mut(&mut self.history).push((decision.player, a.clone()));
+                                if let Some(a) = &a {
+                                    if self.log.recording {
+                                        // Kept for replays.
+                                        std::sync::Arc::make_mut(&mut self.history).push((decision.player, a.clone()));
+                                    } else {
+                                        self.unrecorded = true;
+                                    }
                                 }
                                 a
                             }

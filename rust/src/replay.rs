@@ -71,6 +71,12 @@ impl Game {
     /// for part of it (its answers weren't all recorded).
     pub fn replay(&self) -> Result<Replay> {
         let origin = self.origin.as_deref().cloned().ok_or_else(|| invalid("only a game made with from_decks can be replayed (its decks and seed are the start of the replay)"))?;
+        if self.losers.iter().any(|&(_, why)| why == crate::event::LossReason::Conceded) {
+            return Err(invalid("this game can't be replayed: a player conceded, and a concession is an action, not an answer to a decision, so it isn't in the record"));
+        }
+        if self.unrecorded {
+            return Err(invalid("this game can't be replayed: decisions were answered while its event log was off (recording = False), so its answers weren't all recorded"));
+        }
         let answers = self.history.iter().map(|(p, a)| Recorded { player: *p, answer: a.clone() }).collect();
         let at = StoodAt { actions: self.actions_taken, pending: self.pending.is_some() };
         Ok(Replay { format: FORMAT.into(), origin, answers, stood: Some((self.turn, self.step, self.is_over())), at: Some(at) })
@@ -86,17 +92,11 @@ impl Game {
             return Err(invalid(format!("unknown replay format {:?} (this engine reads {FORMAT:?})", replay.format)));
         }
         let o = &replay.origin;
-        let mut g = Game::from_decks(&o.decks, o.seed, &o.setup, db)?;
-        for p in 0..g.players.len() {
-            g.set_policy(p, Policy::Manual)?;
-        }
-        // Answers given while the game was dealt (a card that may begin the game on the
-        // battlefield) were given again by the same seeded policies.
-        let dealt = g.history.len();
-        if replay.answers.len() < dealt || replay.answers[..dealt].iter().zip(g.history.iter()).any(|(r, (p, a))| r.player != *p || r.answer != *a) {
-            return Err(invalid("the replay's first answers don't match the deal of its decks and seed"));
-        }
-        for (i, r) in replay.answers.iter().enumerate().skip(dealt) {
+        // Every player answers from the record, the choices made while the game was dealt (a
+        // card that may begin the game on the battlefield) included, whoever made them.
+        let manual = vec![Policy::Manual; o.decks.len()];
+        let mut g = Game::from_decks_played_by(&o.decks, o.seed, &o.setup, db, &manual)?;
+        for (i, r) in replay.answers.iter().enumerate() {
             if g.pending.is_none() {
                 if g.is_over() || g.priority.is_none() {
                     return Err(invalid(format!("the replay has {} answers but its game ended after {i}", replay.answers.len())));
