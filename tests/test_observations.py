@@ -961,3 +961,34 @@ def test_a_player_choosing_another_players_discard_sees_the_cards_offered():  # 
     d = g.observation(0)["decision"]
     assert d["options"] == hand and d["legal_actions"] == ["discard Hill Giant", "discard Island", "discard Counterspell"]
     assert seen(g, 0, 1)[0] == ["Hill Giant", "Island", "Counterspell"]
+
+
+def leng_discard(discard_the_known_card: bool, *, bolts: int = 1) -> mtgsim.Game:
+    """Player 0 has Library of Leng, a Grizzly Bears everyone saw go back to their hand and
+    unknown Lightning Bolts; they discard one card to the top of their library, unrevealed."""
+    g = new_game()
+    g.add_cards(0, "library", ["Island"] * 5)
+    g.add_cards(1, "library", ["Forest"] * 5)
+    g.add_cards(0, "battlefield", ["Library of Leng"])
+    (first_bolt,) = g.add_cards(0, "hand", ["Lightning Bolt"])
+    (bears,) = g.add_cards(0, "battlefield", ["Grizzly Bears"])
+    known = g.move(bears, "hand")  # everyone saw it go back to the hand
+    g.add_cards(0, "hand", ["Lightning Bolt"] * (bolts - 1))
+    card = known if discard_the_known_card else first_bolt
+    g.discard(0, 1)
+    g.answer([card])
+    assert g.pending.purpose == "discard_to_library"
+    g.answer([card])  # Library of Leng: on top of the library instead, not revealed (CR 701.9c)
+    return g
+
+
+@pytest.mark.parametrize("bolts", [1, 2])
+def test_a_card_discarded_unrevealed_to_the_library_leaves_the_others_guessing(bolts):  # CR 701.9c, 400.2
+    """Whichever card went, player 1's view is the same: they lose track of the Bears they knew
+    in the hand (any card could have gone) and don't know the library's top card."""
+    a, b = leng_discard(True, bolts=bolts), leng_discard(False, bolts=bolts)
+    va, vb = a.observation(1)["players"][0], b.observation(1)["players"][0]
+    assert (va["hand"], va["library_known"]) == (vb["hand"], vb["library_known"]) == ([], [])
+    space = a.action_space()
+    assert np.array_equal(observation_arrays(a, 1, space)["objects"], observation_arrays(b, 1, space)["objects"])
+    assert [c["card"]["name"] for c in a.observation(0)["players"][0]["library_known"]] == ["Grizzly Bears"]  # its owner knows

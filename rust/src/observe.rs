@@ -59,6 +59,19 @@ impl Game {
         }
     }
 
+    /// A card leaves `player`'s hand unrevealed for the top of their library (a discard that
+    /// Library of Leng replaces, CR 701.9c): only the players in `saw` know which card it was,
+    /// and the others can no longer tell which of the cards they knew in that hand are still
+    /// there, so they lose track of those too.
+    pub(crate) fn hidden_from_hand(&mut self, player: u8, slot: u32, saw: u16) {
+        self.set_known(slot, saw);
+        for i in 0..self.players[player as usize].hand.len() {
+            let s = self.players[player as usize].hand[i];
+            let bits = self.known_bits(s) & saw;
+            self.set_known(s, bits);
+        }
+    }
+
     /// `player` looks at these cards, which they may then rearrange: from now on only they
     /// know which is which (a scry, CR 701.22a; a search that isn't revealed, CR 701.23).
     pub(crate) fn learn(&mut self, player: u8, cards: &[ObjId]) {

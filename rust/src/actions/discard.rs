@@ -222,7 +222,11 @@ impl Game {
     /// the discard triggers; a cycled card fires its cycle triggers first.
     pub(crate) fn discard_one(&mut self, player: u8, slot: u32, by: Option<u8>, random: bool, hidden: bool, cycled: bool) -> crate::object::ObjId {
         let card = if hidden {
-            self.move_slot(slot, ZoneKind::Library, Position::Top)
+            let moved = self.move_slot(slot, ZoneKind::Library, Position::Top);
+            // Unrevealed (CR 701.9c): only the discarding player and whoever chose the card
+            // know which card it was.
+            self.hidden_from_hand(player, slot, 1 << player | by.map_or(0, |b| 1 << b));
+            moved
         } else if cycled {
             self.move_slot_cycled(slot)
         } else {
