@@ -573,3 +573,11 @@ def test_a_scry_answer_of_the_wrong_shape_says_what_shape_it_needs(answer, words
         g.answer(answer)
     with pytest.raises(errors.InvalidAnswerError, match=re.escape(words)):
         g.answer(answer)
+
+
+def test_an_action_code_beyond_64_bits_is_an_invalid_argument():  # contract: bad input -> mtgsim.errors
+    g = mtgsim.Game.from_decks(list(mtgsim.EXAMPLE_DECKS), seed=1)
+    space = g.action_space()
+    for code in (-1, space.size, 2**64 - 1, 2**80):
+        with pytest.raises(errors.InvalidArgumentError, match="out of range"):
+            space.decode(code, g)

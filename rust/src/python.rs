@@ -818,7 +818,8 @@ impl PyActionSpace {
         self.0.encode(&action.action).py_err()
     }
     /// The action a code names in `game`.
-    fn decode(&self, code: i64, game: PyRef<'_, PyGame>) -> PyResult<PyAction> {
+    fn decode(&self, code: Int, game: PyRef<'_, PyGame>) -> PyResult<PyAction> {
+        let code = code.0;
         let code = u32::try_from(code).map_err(|_| to_py(invalid(format!("action code {code} is out of range (the space has {} codes)", self.0.size()))))?;
         let action = self.0.decode(code, &game.game).py_err()?;
         Ok(PyAction { action, text: game.game.describe(&action) })
