@@ -993,3 +993,24 @@ def test_the_first_policy_never_activates():  # GUIDE §4 ("first": pass is the 
     g.clear_events()
     g.play(until=3)
     assert "ability_activated" not in kinds(g.events) and names(g, g.battlefield()) == ["Altar of Dementia", "Grizzly Bears"]
+
+
+def test_an_ability_that_works_from_the_graveyard_is_offered_there():  # CR 113.6, 602.2, 117.1b
+    db = mtgsim.CardDB()
+    db.add([{
+        "name": "Restless Bones", "mana_cost": "{B}", "type_line": "Creature — Zombie", "power": "1", "toughness": "1",
+        "oracle_text": "{1}: Draw a card. Activate only while this card is in your graveyard.",
+        "rules": {"activated": [{"cost": {"mana": "{1}"}, "zone": "graveyard", "effects": [{"draw": {"count": 1}}]}]},
+    }])
+    g = mtgsim.Game(2, 0, db=db)
+    for p in range(2):
+        g.set_policy(p, "manual")
+        g.add_cards(p, "library", ["Island"] * 10)
+    g.add_cards(0, "battlefield", ["Swamp", "Swamp"])
+    (in_yard,) = g.add_cards(0, "graveyard", ["Restless Bones"])
+    (in_hand,) = g.add_cards(0, "hand", ["Restless Bones"])
+    (theirs,) = g.add_cards(1, "graveyard", ["Restless Bones"])
+    offered = [a for a in g.priority_actions() if a["action"] == "activate"]
+    # Not from the hand, nor from another player's graveyard (theirs to activate, on their priority).
+    assert offered == [{"action": "activate", "source": in_yard, "index": 0}]
+    assert {in_hand, theirs}.isdisjoint(a["source"] for a in offered)

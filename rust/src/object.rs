@@ -100,6 +100,9 @@ impl Object {
     pub const ACTIVATED: u16 = 512;
     /// Has flashback (CR 702.34): players look over their graveyards for these.
     pub const FLASHBACK: u16 = 1024;
+    /// Has an activated ability that works from a zone other than the hand or the battlefield
+    /// (a graveyard's, say): players look over those zones for these.
+    pub const ACTIVATED_ELSEWHERE: u16 = 2048;
 
     /// The [`Object::flags`] of all these definitions, or-ed together.
     pub fn flags_of_all<'a>(defs: impl IntoIterator<Item = &'a std::sync::Arc<crate::card::CardDef>>) -> u16 {
@@ -142,6 +145,9 @@ impl Object {
         }
         if def.rules.flashback.is_some() {
             f |= Object::FLASHBACK;
+        }
+        if def.rules.activated.iter().any(|a| !matches!(a.zone, crate::zone::ZoneKind::Hand | crate::zone::ZoneKind::Battlefield)) {
+            f |= Object::ACTIVATED_ELSEWHERE;
         }
         f
     }

@@ -229,9 +229,12 @@ impl Game {
                 return;
             }
         }
-        // Activated abilities they could begin and pay for: cycling in hand, permanents'.
+        // Activated abilities they could begin and pay for: cycling in hand, permanents', and
+        // (only if some card has one) those that work from a graveyard, exile or the command zone.
         let Some(considers) = considers else { return };
-        for &slot in hand.iter().chain(self.battlefield.iter()) {
+        let elsewhere: [&[u32]; 3] =
+            if self.def_flags & Object::ACTIVATED_ELSEWHERE != 0 { [&self.players[p as usize].graveyard, &self.exile, &self.command] } else { [&[], &[], &[]] };
+        for &slot in hand.iter().chain(self.battlefield.iter()).chain(elsewhere.into_iter().flatten()) {
             if flags(slot) & Object::ACTIVATED == 0 {
                 continue; // most permanents are lands with only a mana ability
             }
