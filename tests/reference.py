@@ -1031,6 +1031,18 @@ class RefGame:
             self._run()
             self._output = []
             return
+        # Another player's discard is asked afresh (it ends if the discarder left), and a search
+        # of the leaver's library ends (game.rs concede).
+        if self.outcome is None and not theirs and not scripted and self.pending is not None:
+            top = self._frames[-1]
+            gone = lambda q: self.players[q].lost is not None  # noqa: E731
+            if isinstance(top, DiscardFrame) or (isinstance(top, SearchFrame) and (gone(top.searcher) or gone(top.library))):
+                if isinstance(top, DiscardFrame):
+                    top.withdraw_question()
+                self.pending, self._answer = None, None
+                self._run()
+                self._output = []
+                return
         # Otherwise the action in progress stops if the decision was the leaver's or the game ended.
         if self.outcome is not None or theirs:
             self._frames, self.pending, self._answer, self._output = [], None, None, []

@@ -1149,3 +1149,23 @@ def test_a_player_who_concedes_during_their_choice_matches_the_model(action: tup
     both(e, m, "concede", 1)
     assert e.pending is None
     assert_same_state(e, m)
+
+
+@pytest.mark.parametrize(
+    "action",
+    [("discard", (1, 1), {"chooser": 0}), ("search", (0, "card"), {"library": 1})],
+    ids=["choosing-for-the-leaver", "searching-the-leavers-library"],
+)
+def test_a_choice_about_a_player_who_concedes_ends_with_them_as_in_the_model(action: tuple) -> None:  # CR 800.4a
+    """Player 0 chooses player 1's discard, or searches player 1's library; player 1 concedes:
+    there is nothing left to discard or find, and the action ends (no decision left pending)."""
+    decks = [["Island", "Swamp", "Forest", "Plains"] * 3] * 3
+    e, m = pair_from_decks(decks, 3, hand_size=3)
+    for g in (e, m):
+        g.set_policy(0, "manual")
+    name, args, kw = action
+    both(e, m, name, *args, **kw)
+    assert e.pending is not None and e.pending.player == 0
+    both(e, m, "concede", 1)
+    assert e.pending is None
+    assert_same_state(e, m)

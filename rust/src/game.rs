@@ -912,13 +912,15 @@ impl Game {
         // is asked afresh, or not at all if nothing is left to choose: a mill order (the
         // replacements of their permanents are gone, CR 616.1), triggered abilities' order or
         // targets (theirs left the stack), a discard they were to make, the legend rule (their
-        // legendary permanent left).
+        // legendary permanent left), a search of their library.
         let reask = !their_decision
             && self.pending.is_some()
             && !self.needs_snapshot()
             && match self.frames.last() {
                 Some(Frame::Mill(_) | Frame::Effect(_)) => mill_order,
                 Some(Frame::Triggers(_) | Frame::Discard(_) | Frame::LegendRule(_)) => true,
+                // A search of the leaver's library ends (asking afresh would leave nothing to find).
+                Some(Frame::Search(s)) => s.lost_a_player(self),
                 _ => false,
             };
         if self.outcome.is_none() && ((their_decision && !theirs && skippable) || reask) {

@@ -117,6 +117,12 @@ impl Game {
 }
 
 impl SearchProc {
+    /// The searcher or the library's owner has left the game: the search, asked afresh, ends
+    /// (CR 800.4a).
+    pub(crate) fn lost_a_player(&self, g: &Game) -> bool {
+        g.players[self.searcher as usize].lost.is_some() || g.players[self.library as usize].lost.is_some()
+    }
+
     pub(crate) fn step(mut self, g: &mut Game) -> Step {
         if g.players[self.searcher as usize].lost.is_some() || g.players[self.library as usize].lost.is_some() {
             return self.decided(g, None); // a player it needs left the game (CR 800.4a)
