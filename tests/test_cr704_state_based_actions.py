@@ -477,3 +477,30 @@ def test_a_triggers_target_is_chosen_afresh_when_an_opponent_leaves():  # CR 603
     assert g.pending is None
     g.resolve_top()
     assert g.hand(2) == [] and len(g.graveyard(2)) == 2
+
+
+GRAVE_GORGER = {"name": "Grave Gorger", "mana_cost": "{3}{B}", "type_line": "Creature — Horror", "power": "*", "toughness": "*",
+                "rules": {"as_enters": [{"mill": {"count": 4}}], "power_toughness": "highest_mana_value_in_your_graveyard"}}
+
+
+def test_a_concession_mid_action_leaves_state_based_actions_for_the_next_priority():  # CR 704.3, 800.4a, 614.1c
+    """A War-Leech-like creature searched onto the battlefield is a 0/0 until its "as this enters"
+    mill, which waits for player 0 to order player 1's Bruvac and Water Crystal. Player 2
+    concedes meanwhile: they leave at once, but no state-based action looks at the creature
+    until the mill is done, and it stays, a 5/5 (before, the concession killed it)."""
+    db = mtgsim.CardDB()
+    db.add([GRAVE_GORGER])
+    g = mtgsim.Game(3, 0, db=db)
+    for p in range(3):
+        g.set_policy(p, "manual")
+        g.add_cards(p, "library", ["Island", "Lórien Revealed"] * 5)
+    g.add_cards(0, "library", ["Grave Gorger"])
+    bruvac, crystal = g.add_cards(1, "battlefield", ["Bruvac the Grandiloquent", "The Water Crystal"])
+    assert g.search(0, "creature", to="battlefield") is None
+    g.answer(g.pending.options)
+    assert g.pending.purpose == "order_replacements"
+    g.concede(2)
+    assert g.outside(2) != [] and g.pending.purpose == "order_replacements"  # player 2 left at once
+    g.answer([bruvac, crystal])
+    (gorger,) = [c for c in g.battlefield() if g.name(c) == "Grave Gorger"]
+    assert g.power_toughness(gorger) == (5, 5)

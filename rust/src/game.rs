@@ -434,7 +434,7 @@ impl Game {
     pub fn from_decks_played_by(decks: &[Vec<String>], seed: u64, setup: &Setup, db: &CardDb, policies: &[Policy]) -> Result<Game> {
         let mut game = Game::unshuffled(decks, setup, db)?;
         if policies.len() > decks.len() {
-            return Err(invalid(format!("{} policies for {} players", policies.len(), decks.len())));
+            return Err(invalid(format!("{} policies for {} decks: give at most one per player", policies.len(), decks.len())));
         }
         for (p, &policy) in policies.iter().enumerate() {
             game.set_policy(p, policy)?;
@@ -1004,11 +1004,7 @@ impl Game {
         let may_fail = self.frames.iter().any(|f| matches!(f, Frame::Priority(_) | Frame::Cast(_) | Frame::Activate(_)));
         let waiting = (may_fail && !self.needs_snapshot()).then(|| (self.frames.clone(), self.pending.clone(), self.partial.clone()));
         self.undoable(|g| {
-            if g.log.recording {
-                Arc::make_mut(&mut g.history).push((player, answer.clone()));
-            } else {
-                g.unrecorded = true;
-            }
+            g.record_answer(player, &answer);
             g.pending = None;
             g.partial.clear();
             g.answer = Some(answer);
@@ -1043,6 +1039,16 @@ impl Game {
             None => self.seats.iter().enumerate().filter(|(_, s)| s.policy == Policy::Random).map(|(p, s)| (p, s.rng.clone())).collect(),
         };
         action(self).inspect_err(|_| self.restore(snapshot, mark, generators))
+    }
+
+    /// Keeps an answer for replays while the log records; else marks the game as one that
+    /// can't be replayed.
+    pub(crate) fn record_answer(&mut self, player: u8, answer: &Answer) {
+        if self.log.recording {
+            Arc::make_mut(&mut self.history).push((player, answer.clone()));
+        } else {
+            self.unrecorded = true;
+        }
     }
 
     pub(crate) fn needs_snapshot(&self) -> bool {

@@ -103,12 +103,7 @@ impl Game {
                             None => {
                                 let a = self.auto_answer(&decision)?;
                                 if let Some(a) = &a {
-                                    if self.log.recording {
-                                        // Kept for replays.
-                                        std::sync::Arc::make_mut(&mut self.history).push((decision.player, a.clone()));
-                                    } else {
-                                        self.unrecorded = true;
-                                    }
+                                    self.record_answer(decision.player, a);
                                 }
                                 a
                             }

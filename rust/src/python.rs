@@ -142,6 +142,18 @@ fn obj(id: i64) -> PyResult<ObjId> {
     Ok(ObjId(id as u64))
 }
 
+/// A policy as Python gives it: a built-in one by name, or a callable(game, decision) ->
+/// answer, which plays as a manual player whose decisions the callable answers.
+fn policy_from_py(policy: &Bound<'_, PyAny>) -> PyResult<(Policy, Option<Py<PyAny>>)> {
+    if let Ok(name) = policy.extract::<String>() {
+        Ok((Policy::parse(&name).py_err()?, None))
+    } else if policy.is_callable() {
+        Ok((Policy::Manual, Some(policy.clone().unbind())))
+    } else {
+        Err(PyTypeError::new_err("a policy is \"random\", \"first\", \"goldfish\", \"manual\" or a callable(game, decision) -> answer"))
+    }
+}
+
 /// Player indexes in operations are checked against the game when the batch runs.
 fn op_player(p: i64) -> PyResult<usize> {
     if p < 0 {
@@ -1200,29 +1212,15 @@ impl PyGame {
         if !(1..=crate::game::MAX_COUNT).contains(&starting_life) {
             return Err(to_py(invalid(format!("starting life must be from 1 to {}, not {starting_life}", crate::game::MAX_COUNT))));
         }
-        // Built-in policies by name; a Python callable plays as a manual player whose decisions
-        // the callable answers, the opening-hand ones included.
-        let policies = policies.unwrap_or_default();
-        if policies.len() > decks.len() {
-            return Err(to_py(invalid(format!("{} policies for {} decks: give at most one per player", policies.len(), decks.len()))));
-        }
-        let mut builtin = Vec::with_capacity(policies.len());
-        for p in &policies {
-            builtin.push(if let Ok(name) = p.extract::<String>() {
-                Policy::parse(&name).py_err()?
-            } else if p.is_callable() {
-                Policy::Manual
-            } else {
-                return Err(PyTypeError::new_err("a policy is \"random\", \"first\", \"goldfish\", \"manual\" or a callable(game, decision) -> answer"));
-            });
-        }
+        // The callables answer, as the opening-hand choices come up, for players who are manual
+        // to the engine.
+        let (builtin, callbacks): (Vec<Policy>, Vec<Option<Py<PyAny>>>) =
+            policies.unwrap_or_default().iter().map(policy_from_py).collect::<PyResult<Vec<_>>>()?.into_iter().unzip();
         let setup = Setup { starting_life: starting_life as i32, hand_size };
         let mut g = PyGame::wrap(Game::from_decks_played_by(&decks, seed, &setup, &db, &builtin).py_err()?);
         g.db = db;
-        for (p, policy) in policies.iter().enumerate() {
-            if policy.is_callable() {
-                g.callbacks[p] = Some(policy.clone().unbind());
-            }
+        for (p, callback) in callbacks.into_iter().enumerate() {
+            g.callbacks[p] = callback;
         }
         let g = Bound::new(py, g)?;
         Self::settle_callbacks(&g)?;
@@ -1784,15 +1782,9 @@ impl PyGame {
     fn set_policy(&mut self, player: Int, policy: &Bound<'_, PyAny>) -> PyResult<()> {
         let player: i64 = player.0;
         let p = self::player(player, &self.game)?;
-        if let Ok(name) = policy.extract::<String>() {
-            self.game.set_policy(p, Policy::parse(&name).py_err()?).py_err()?;
-            self.callbacks[p] = None;
-        } else if policy.is_callable() {
-            self.game.set_policy(p, Policy::Manual).py_err()?;
-            self.callbacks[p] = Some(policy.clone().unbind());
-        } else {
-            return Err(PyTypeError::new_err("a policy is \"random\", \"first\", \"manual\" or a callable(game, decision) -> answer"));
-        }
+        let (builtin, callback) = policy_from_py(policy)?;
+        self.game.set_policy(p, builtin).py_err()?;
+        self.callbacks[p] = callback;
         Ok(())
     }
     fn policy(&self, player: Int) -> PyResult<&'static str> {

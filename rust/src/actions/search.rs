@@ -124,7 +124,7 @@ impl SearchProc {
     }
 
     pub(crate) fn step(mut self, g: &mut Game) -> Step {
-        if g.players[self.searcher as usize].lost.is_some() || g.players[self.library as usize].lost.is_some() {
+        if self.lost_a_player(g) {
             return self.decided(g, None); // a player it needs left the game (CR 800.4a)
         }
         match self.stage {
