@@ -40,10 +40,12 @@
 /// The allocator of builds with the `mimalloc` feature (the Python extension's among them).
 #[cfg(feature = "mimalloc")]
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: allocator::MiMalloc = allocator::MiMalloc;
 
 pub mod ability;
 pub mod actions;
+#[cfg(feature = "mimalloc")]
+pub mod allocator;
 pub mod batch;
 pub mod card;
 pub mod casting;
