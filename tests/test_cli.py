@@ -138,3 +138,86 @@ def test_the_event_log_says_a_spell_kicked_by_a_granted_sticker_kicker_was_kicke
     g.cast(bears, kick=[True], sticker=False)
     (cast,) = [e for e in g.events if e["kind"] == "spell_cast"]
     assert describe(g, cast).endswith("casts Grizzly Bears (kicked 1x)")
+
+
+def test_json_lines_of_the_demo_put_kind_first_as_write_events_does(capsys: pytest.CaptureFixture[str]) -> None:  # docs/events.md
+    from mtgsim.replay import events_jsonl
+
+    main(["demo", "--seed", "3", "--json"])
+    out = capsys.readouterr().out
+    assert out == events_jsonl(run_demo(3))
+    assert all(line.startswith('{"kind": ') for line in out.splitlines())
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--json-columns"], "--json-columns goes with --json (it chooses what the JSON holds)"),
+        (["--plot", "-"], "--plot needs a file name ('-', standard output, is for --json only)"),
+        (["--workers", "100000"], "--workers must be from 1 to 1024"),
+        (["--workers", "0"], "--workers must be from 1 to 1024"),
+        (["--games", str(2**70)], "--games must be a whole number from 1 to 2**64 - 1"),
+    ],
+)
+def test_simulate_refuses_options_that_make_no_sense_before_playing(monkeypatch: pytest.MonkeyPatch, args: list[str], message: str) -> None:
+    monkeypatch.setattr("mtgsim.sim.simulate", _no_games)
+    with pytest.raises(SystemExit) as e:
+        main(["simulate", "--quiet", "--games", "5", *args])
+    assert e.value.code == f"mtgsim simulate: {message}"
+
+
+def test_an_output_through_a_link_writes_the_file_it_names_and_special_files_are_refused(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    real, link = tmp_path / "real.json", tmp_path / "link.json"
+    real.write_text("old")
+    link.symlink_to(real)
+    assert main(["simulate", "--quiet", "--games", "5", "--json", str(link)]) == 0
+    assert link.is_symlink() and json.loads(real.read_text())["games"] == 5  # the link is kept
+    fifo = tmp_path / "f.json"
+    os.mkfifo(fifo)
+    with pytest.raises(SystemExit) as e:
+        main(["simulate", "--quiet", "--games", "5", "--json", str(fifo)])
+    assert "is not a regular file" in str(e.value.code)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f.json", "link.json", "real.json"]
+    assert not fifo.is_file()  # still the pipe
+
+
+def test_deck_file_errors_name_the_file(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    good, bad, empty = tmp_path / "good.txt", tmp_path / "bad.txt", tmp_path / "empty.txt"
+    good.write_text("60 Island\n")
+    bad.write_text("4 Not A Real Card\n")
+    empty.write_text("")
+    cases = [
+        ([str(good), "--opponent", str(bad)], f"mtgsim simulate: deck {bad}: "),
+        ([str(empty)], f"mtgsim simulate: deck {empty} lists no cards"),
+        ([str(tmp_path / "missing.txt")], f"mtgsim simulate: deck {tmp_path / 'missing.txt'}: No such file or directory"),
+    ]
+    for args, start in cases:
+        with pytest.raises(SystemExit) as e:
+            main(["simulate", "--quiet", "--games", "5", *args])
+        assert str(e.value.code).startswith(start), e.value.code
+
+
+def test_the_demo_stops_quietly_when_its_reader_goes_away() -> None:
+    p = subprocess.Popen([sys.executable, "-m", "mtgsim", "demo", "--seed", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert p.stdout is not None and p.stderr is not None
+    p.stdout.readline()
+    p.stdout.close()  # as `mtgsim demo | head -1` does
+    err = p.stderr.read().decode()
+    p.wait(timeout=120)
+    assert "Traceback" not in err and "BrokenPipeError" not in err
+
+
+def test_a_plot_with_no_wins_warns_of_nothing(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    pytest.importorskip("matplotlib")
+    png = tmp_path / "none.png"
+    p = subprocess.run([sys.executable, "-W", "error::UserWarning", "-m", "mtgsim", "simulate", "--quiet", "--games", "20", "--max-turns", "1", "--plot", str(png)], capture_output=True, text=True, timeout=120)
+    assert (p.returncode, p.stderr) == (0, "") and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_long_runs_are_played_in_chunks_short_enough_to_interrupt() -> None:
+    # Python sees Ctrl-C only between chunks (the engine plays without the interpreter).
+    import mtgsim
+
+    seen: list[int] = []
+    mtgsim.simulate(games=40_000, seed=1, keep_games=False, progress=lambda done, total: seen.append(done))
+    assert seen[-1] == 40_000 and max(b - a for a, b in zip([0, *seen], seen)) <= 10_000

@@ -237,6 +237,78 @@ def test_a_callback_giving_a_wrong_answer_leaves_the_game_unchanged():  # CR 733
         g.discard(0, 2)
 
 
+def _wrong(game: mtgsim.Game, decision: mtgsim.Decision) -> bool:
+    return True  # a yes/no where cards or an order are wanted
+
+
+def _legend_rule_waiting() -> mtgsim.Game:
+    """Two Sidisis on player 0's battlefield: the legend rule asks them at the next check."""
+    g = new_game()
+    for p in (0, 1):
+        g.add_cards(p, "library", ["Island"] * 10)
+    g.add_cards(0, "battlefield", ["Sidisi, Brood Tyrant"] * 2)
+    g.set_policy(0, _wrong)
+    return g
+
+
+def test_actions_a_callback_answers_afterwards_are_undone_whole_when_it_answers_wrongly():  # CR 733, 704.5j, 603.3b
+    # move, draw, activate_mana and play_land return their own result and then let callbacks
+    # answer what they set off: a wrong answer there undoes the action too.
+    g = new_game()
+    g.add_cards(0, "battlefield", ["Thrasios, Triton Hero"])
+    (second,) = g.add_cards(0, "hand", ["Thrasios, Triton Hero"])
+    g.set_policy(0, _wrong)
+    with rejected(g, mtgsim.InvalidAnswerError):
+        g.move(second, "battlefield")
+    assert g.pending is None
+
+    g = _legend_rule_waiting()
+    with rejected(g, mtgsim.InvalidAnswerError):
+        g.draw(0, 2)
+
+    g = _legend_rule_waiting()
+    (island,) = g.add_cards(0, "battlefield", ["Island"])
+    with rejected(g, mtgsim.InvalidAnswerError):
+        g.activate_mana(island)
+    assert g.mana_pool(0)["U"] == 0
+
+    g = new_game()
+    for p in (0, 1):
+        g.add_cards(p, "library", ["Island"] * 10)
+    g.add_cards(0, "battlefield", ["Ruin Crab"] * 2)  # two landfall triggers to order
+    (land,) = g.add_cards(0, "hand", ["Island"])
+    g.set_policy(0, _wrong)
+    with rejected(g, mtgsim.InvalidAnswerError):
+        g.play_land(land)
+    assert g.hand(0) == [land]
+
+    # The same with a callback that answers: the actions happen and the decisions are answered.
+    g = _legend_rule_waiting()
+    g.set_policy(0, lambda game, d: d.options[:1])
+    assert len(g.draw(0, 2)) == 2 and g.pending is None and len(g.battlefield()) == 1
+
+
+def test_a_play_with_callbacks_that_fails_part_way_is_undone_whole():  # CR 733; Game.play docs
+    g = new_game()
+    for p in (0, 1):
+        g.add_cards(p, "library", ["Island"] * 10)
+    g.set_policy(0, "first")
+    g.set_policy(1, lambda game, d: "garbage")  # player 1's first priority decision fails
+    with rejected(g, mtgsim.InvalidAnswerError):
+        g.play(until="game_over")
+    assert g.turn == 1
+
+    def boom(game: mtgsim.Game, d: mtgsim.Decision) -> object:
+        raise RuntimeError("the bot crashed")
+
+    g.set_policy(1, boom)
+    with rejected(g, RuntimeError, match="the bot crashed"):
+        g.play(until="game_over")
+    g.set_policy(1, "first")
+    g.play(until=3)
+    assert g.turn == 3
+
+
 def test_a_callback_for_the_player_who_chooses_another_players_discard():  # CR 701.9b
     g = new_game()
     island, bolt = add_hand(g, 0, ["Island", "Lightning Bolt"])

@@ -581,3 +581,79 @@ def test_an_action_code_beyond_64_bits_is_an_invalid_argument():  # contract: ba
     for code in (-1, space.size, 2**64 - 1, 2**80):
         with pytest.raises(errors.InvalidArgumentError, match="out of range"):
             space.decode(code, g)
+
+
+# ----- numbers in card rules and costs stay in range (they wrapped around) -------------------------
+
+
+def _card(name: str, type_line: str, rules: dict, mana_cost: str = "{0}") -> dict:
+    return {"name": name, "mana_cost": mana_cost, "type_line": type_line, "rules": rules}
+
+
+@pytest.mark.parametrize(
+    "rules, field",
+    [
+        # 4294967295 damage healed 1; gaining as much lost 1 (CR 120.3a, 119.3).
+        ({"targets": [{"kind": "any"}], "spell": [{"damage": {"target": 0, "amount": 2**32 - 1}}]}, "rules.spell[0].damage.amount"),
+        ({"spell": [{"gain_life": {"amount": 2**32 - 1}}]}, "rules.spell[0].gain_life.amount"),
+        ({"spell": [{"lose_life": {"who": "each_opponent", "amount": 10**6 + 1}}]}, "rules.spell[0].lose_life.amount"),
+        # Two "cost {2**31} more" made a spell cost nothing more (CR 601.2f).
+        ({"static": [{"cost_increase": {"filter": "card", "amount": 2**31}}]}, "rules.static[0].cost_increase.amount"),
+        ({"spell": [{"pump": {"power": -(2**31)}}]}, "rules.spell[0].pump.power"),
+        ({"spell": [{"mill": {"who": "you", "count": -1}}]}, "rules.spell[0].mill.count"),
+        ({"spell": [{"create_token": {"token": "Treasure", "count": 2**20}}]}, "rules.spell[0].create_token.count"),
+        ({"targets": [{"kind": "creature", "count": 2**31}], "spell": []}, "rules.targets[0].count"),
+    ],
+)
+def test_numbers_in_card_rules_are_refused_out_of_range_as_they_load(rules, field):  # bad input -> InvalidCardError naming the field
+    db = mtgsim.CardDB()
+    with pytest.raises(errors.InvalidCardError, match=re.escape(field) + ".*out of range"):
+        db.add([_card("Huge", "Sorcery" if "static" not in rules else "Artifact", rules)])
+    assert "Huge" not in db
+
+
+def test_numbers_in_card_rules_up_to_a_million_and_numbers_read_from_the_game_load():
+    db = mtgsim.CardDB()
+    db.add([
+        _card("Big Gift", "Sorcery", {"spell": [{"gain_life": {"amount": 10**6}}]}),
+        _card("X Gift", "Sorcery", {"spell": [{"gain_life": {"amount": "x"}}]}, "{X}"),
+        _card("Shrink", "Sorcery", {"spell": [{"pump": {"power": -(10**6)}}]}),
+    ])
+    g = mtgsim.Game(2, seed=1, db=db)
+    for p in (0, 1):
+        g.set_policy(p, "first")
+        g.add_cards(p, "library", ["Island"] * 5)
+    (gift,) = g.add_cards(0, "hand", ["Big Gift"])
+    g.cast(gift)
+    g.resolve_top()
+    assert g.life(0) == 20 + 10**6
+
+
+def test_x_beyond_a_million_is_refused_and_a_cost_never_wraps():  # CR 601.2f, 107.3
+    db = mtgsim.CardDB()
+    db.add([
+        _card("Double X", "Sorcery", {"spell": [{"mill": {"who": "each_opponent", "count": "x"}}]}, "{X}{X}"),
+        _card("Tax", "Artifact", {"static": [{"cost_increase": {"filter": "card", "amount": 10**6}}]}),
+    ])
+    g = mtgsim.Game(2, seed=1, db=db)
+    for p in (0, 1):
+        g.set_policy(p, "first")
+        g.add_cards(p, "library", ["Island"] * 30)
+    (c,) = g.add_cards(0, "hand", ["Double X"])
+    g.add_cards(0, "battlefield", ["Island"] * 6)
+    assert g.cost_of(c, x=10**6) == ("{2000000}", False)
+    with rejected(g, errors.InvalidArgumentError, match="X of 2147483651 is out of range"):
+        g.cost_of(c, x=2**31 + 3)
+    with rejected(g, errors.InvalidArgumentError, match="out of range"):
+        g.cast(c, x=2**31 + 3)  # it was cast for six Islands: 2 * X wrapped to 6
+    # Thousands of cost increases add up to more than 32 bits: the cost stays unpayable.
+    (bolt,) = g.add_cards(0, "hand", ["Lightning Bolt"])
+    g.add_cards(0, "battlefield", ["Tax"] * 4300)
+    assert g.cost_of(bolt) == ("{4294967295}{R}", False)
+
+
+def test_a_mana_cost_number_is_digits_only_and_at_most_a_million():  # CR 107.4, 202.1
+    for cost, words in [("{+1}", "not a color"), ("{+0}{U}", "not a color"), ("{1000001}", "absurdly large"), ("{4294967296}", "absurdly large"), ("{01}", "leading zero")]:
+        with pytest.raises(errors.MalformedCostError, match=re.escape(words)):
+            mtgsim.CardDef("Bad", cost, "Instant")
+    assert mtgsim.CardDef("Big", "{1000000}", "Instant").mana_value == 10**6

@@ -992,3 +992,12 @@ def test_a_card_discarded_unrevealed_to_the_library_leaves_the_others_guessing(b
     space = a.action_space()
     assert np.array_equal(observation_arrays(a, 1, space)["objects"], observation_arrays(b, 1, space)["objects"])
     assert [c["card"]["name"] for c in a.observation(0)["players"][0]["library_known"]] == ["Grizzly Bears"]  # its owner knows
+
+
+def test_the_counters_column_saturates_instead_of_wrapping():  # observation arrays are int32
+    g = new_game()
+    (bear,) = g.add_cards(0, "battlefield", ["Grizzly Bears"])
+    for _ in range(2148):
+        g.add_counters(bear, "+1/+1", 10**6)  # the per-call maximum; the total passes 2**31
+    assert g.object(bear).counters["+1/+1"] == 2_148_000_000
+    assert row(g, 0, bear)[7] == 2**31 - 1  # it read -2146967296

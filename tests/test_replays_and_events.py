@@ -233,3 +233,27 @@ def test_a_game_where_a_player_conceded_has_no_replay() -> None:  # CR 104.3a
     g.concede(2)
     with pytest.raises(mtgsim.InvalidArgumentError, match="conceded"):
         g.replay()
+
+
+def test_a_replay_file_that_is_not_json_is_an_invalid_argument(tmp_path: Path) -> None:  # every error is an MtgsimError
+    path = tmp_path / "r.json"
+    path.write_text("{bad")
+    with pytest.raises(mtgsim.InvalidArgumentError, match="is not a replay: not JSON"):
+        load_replay(path)
+
+
+def test_a_replay_or_log_that_fails_to_write_leaves_no_partial_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    g = Game.from_decks([["Island"] * 40, ["Swamp"] * 40], seed=1)
+    old = tmp_path / "r.json"
+    old.write_text("old")
+
+    def disk_full(src: str, dst: str) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", disk_full)
+    for write in (save_replay, write_events):
+        with pytest.raises(OSError):
+            write(g, old)
+    assert [p.name for p in tmp_path.iterdir()] == ["r.json"] and old.read_text() == "old"

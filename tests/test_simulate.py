@@ -298,3 +298,19 @@ def test_goldfish_never_cycles_away_its_last_life_nor_typecycles_for_nothing() -
     assert (g.turn, g.step, g.active_player) == (1, "precombat_main", 0)
     g.play(until="end_of_turn")
     assert wraith not in g.hand(0) and lorien not in g.hand(0) and g.life(0) == 18
+
+
+def test_a_deck_of_more_than_a_million_cards_is_refused_before_any_card_is_made() -> None:
+    # Twenty million cards ran the process out of memory, which aborts it.
+    big = ["Island"] * (10**6 + 1)
+    with pytest.raises(mtgsim.InvalidArgumentError, match="deck 0 has 1000001 cards; a deck has at most 1000000"):
+        mtgsim.Game.from_decks([big, ["Island"] * 40])
+    with pytest.raises(mtgsim.InvalidArgumentError, match="deck 0 has 1000001 cards"):
+        mtgsim.simulate([big, ["Island"] * 40], games=1)
+
+
+def test_a_condition_number_too_large_is_called_out_of_range() -> None:
+    with pytest.raises(mtgsim.InvalidArgumentError, match="out of range"):
+        mtgsim.simulate(games=1, stop=["turn:99999999999999999999"])
+    with pytest.raises(mtgsim.InvalidArgumentError, match="must be a whole number"):
+        mtgsim.simulate(games=1, stop=["turn:ten"])

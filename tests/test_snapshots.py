@@ -371,3 +371,10 @@ def test_a_decision_offering_what_a_player_who_left_took_with_them_still_saves()
     assert h.to_json() == g.to_json()
     h.answer([{"player": 1}])
     assert h.stack() != []
+
+
+def test_deepcopy_takes_its_memo_by_the_name_the_stub_gives() -> None:  # _core.pyi: __deepcopy__(self, memo)
+    g = mtgsim.Game(2, 1)
+    g.add_cards(0, "library", ["Island"])
+    copy_ = g.__deepcopy__(memo={})
+    assert copy_.library(0) == g.library(0) and copy_ is not g

@@ -156,7 +156,8 @@ class CardDB:
         reported here too)."""
     def __getitem__(self, name: str, /) -> CardDef: ...
     def get(self, name: str) -> CardDef:
-        """UnknownCardError (with a close match, if any) for a name not in the database."""
+        """UnknownCardError for a name not in the database (naming the card meant when the name
+        differs from one only in case or accents)."""
     def __contains__(self, name: str, /) -> bool: ...
     def __len__(self) -> int: ...
     def names(self) -> list[str]:
@@ -406,7 +407,8 @@ class Game:
 
     def __new__(cls, num_players: int = 2, seed: int | None = None, *, db: CardDB | None = None) -> Game:
         """An empty game (20 life each) for building positions; ``add_cards`` finds cards in
-        ``db`` (the built-in cards by default)."""
+        ``db`` (the built-in cards by default). ``seed=None`` is seed 0: a game is random only
+        through its seed, so the same seed always plays the same game."""
     @staticmethod
     def from_decks(
         decks: Sequence[Sequence[str] | _HasCards],
@@ -419,7 +421,8 @@ class Game:
     ) -> Game:
         """Libraries from decks — lists of card names, or ``mtgsim.DeckList`` objects (their
         main decks) — shuffled in player order by the game's generator; then each player in turn
-        order draws a hand. Cards come from ``db`` (the built-in cards by default). A card that
+        order draws a hand (``seed=None`` is seed 0). Cards come from ``db`` (the built-in cards
+        by default); a deck has at most 1,000,000 cards. A card that
         may begin the game on the battlefield (CR 103.6a) is offered to its owner as a
         "begin_on_battlefield" decision, answered by the players' policies: ``policies`` (one
         per player, first players first, as ``set_policy`` takes them) are set before the deal;

@@ -1,9 +1,12 @@
 """The ``mtgsim`` command.
 
-``mtgsim demo`` plays a seeded demo game and prints its event log: a blue mill deck (Fractured
-Sanity, Maddening Cacophony, Glimpse the Unthinkable, Joint Exploration) against a 60-card
-creature deck, both played by the built-in "goldfish" policy, until state-based actions end the
-game (CR 704.5b) or 40 turns pass.
+``mtgsim demo`` (and a bare ``mtgsim``) plays a seeded demo game and prints its event log: a
+blue mill deck (Fractured Sanity, Maddening Cacophony, Glimpse the Unthinkable, Joint
+Exploration, Lórien Revealed, Ruin Crab) against a 60-card creature deck, both played by the
+built-in "goldfish" policy, until state-based actions end the game (CR 704.5b) or 40 turns pass.
+
+``mtgsim simulate`` plays many games and prints a summary (see README). Every file it writes is
+written whole or not at all; Ctrl-C stops it within about a second.
 """
 
 from __future__ import annotations
@@ -12,11 +15,11 @@ import argparse
 import json
 import os
 import sys
-import uuid
 from collections.abc import Callable, Sequence
 from typing import IO, Any
 
 from mtgsim import Game, MtgsimError
+from mtgsim._files import target, write_whole
 
 #: The demo's decks: a blue mill deck and a plain 60-card opponent.
 MILL_DECK: list[str] = (
@@ -86,9 +89,18 @@ def _name(game: Game, obj: int) -> str:
 
 
 def _load_deck(path: str) -> list[str]:
+    """The cards of a deck list file; an error names the file."""
     from mtgsim.decklist import DeckList
 
-    return DeckList.from_file(path).cards()
+    try:
+        cards = DeckList.from_file(path).cards()
+    except OSError as e:
+        raise SystemExit(f"mtgsim simulate: deck {path}: {e.strerror or e}") from None
+    except (MtgsimError, ValueError) as e:
+        raise SystemExit(f"mtgsim simulate: deck {path}: {e}") from None
+    if not cards:
+        raise SystemExit(f"mtgsim simulate: deck {path} lists no cards")
+    return cards
 
 
 def _progress(done: int, total: int) -> None:
@@ -105,8 +117,10 @@ def _check_output(flag: str, path: str) -> None:
     put it in; not itself a directory). Else exit with what is wrong."""
     if not path:
         raise SystemExit(f"mtgsim simulate: {flag} needs a file name")
-    if os.path.isdir(path):
-        raise SystemExit(f"mtgsim simulate: {flag} {path} is a directory, not a file")
+    try:
+        path = target(path)  # through a link; never over a device or a pipe
+    except OSError as e:
+        raise SystemExit(f"mtgsim simulate: {flag} {e.strerror or e}") from None
     parent = os.path.dirname(path) or "."
     if not os.path.exists(parent):
         raise SystemExit(f"mtgsim simulate: {flag} {path}: the directory {parent} does not exist")
@@ -117,36 +131,26 @@ def _check_output(flag: str, path: str) -> None:
 
 
 def _write_whole(flag: str, path: str, write: Callable[[IO[bytes]], object]) -> None:
-    """Writes ``path`` whole or not at all: into a new file beside it, renamed over it once
-    complete; on any failure the new file is removed, and an OSError exits saying what failed."""
-    parent, name = os.path.split(path)
-    tmp = os.path.join(parent, f".{name}.{uuid.uuid4().hex[:12]}.partial")
-    created = False
+    """Writes ``path`` whole or not at all; an OSError exits saying what failed."""
     try:
-        with open(tmp, "xb") as f:
-            created = True
-            write(f)
-        os.replace(tmp, path)
-    except BaseException as e:
-        if created:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-        if isinstance(e, OSError):
-            raise SystemExit(f"mtgsim simulate: {flag} {path}: can't write it: {e.strerror or e}") from None
-        raise
+        write_whole(path, write)
+    except OSError as e:
+        raise SystemExit(f"mtgsim simulate: {flag} {path}: can't write it: {e.strerror or e}") from None
 
 
 def run_simulate(args: argparse.Namespace) -> int:
     from mtgsim.sim import EXAMPLE_DECKS, simulate
 
-    if args.games <= 0:
-        raise SystemExit("mtgsim simulate: --games must be a positive integer")
+    if not 1 <= args.games < 2**64:
+        raise SystemExit("mtgsim simulate: --games must be a whole number from 1 to 2**64 - 1")
     if not 0 <= args.seed < 2**64:
         raise SystemExit("mtgsim simulate: --seed must be an integer from 0 to 2**64 - 1")
-    if args.workers is not None and args.workers <= 0:
-        raise SystemExit("mtgsim simulate: --workers must be a positive integer")
+    if args.workers is not None and not 1 <= args.workers <= 1024:
+        raise SystemExit("mtgsim simulate: --workers must be from 1 to 1024")
+    if args.json_columns and args.json is None:
+        raise SystemExit("mtgsim simulate: --json-columns goes with --json (it chooses what the JSON holds)")
+    if args.plot == "-":
+        raise SystemExit("mtgsim simulate: --plot needs a file name ('-', standard output, is for --json only)")
     if not 1 <= args.max_turns <= 10_000:
         raise SystemExit("mtgsim simulate: --max-turns must be from 1 to 10000")
     # The outputs are checked before the games are played, not found unwritable after them.
@@ -159,10 +163,10 @@ def run_simulate(args: argparse.Namespace) -> int:
         if args.json not in (None, "-") and os.path.abspath(args.json) == os.path.abspath(args.plot):
             raise SystemExit(f"mtgsim simulate: --json and --plot are the same file, {args.plot}")
     show = sys.stderr.isatty() and args.games >= 20_000 and not args.quiet
+    # A bad deck file or deck line: say which and what, no traceback.
+    mine = _load_deck(args.deck) if args.deck else EXAMPLE_DECKS[0]
+    theirs = _load_deck(args.opponent) if args.opponent else EXAMPLE_DECKS[1]
     try:
-        # A bad deck file, deck line or condition: say what, no traceback.
-        mine = _load_deck(args.deck) if args.deck else EXAMPLE_DECKS[0]
-        theirs = _load_deck(args.opponent) if args.opponent else EXAMPLE_DECKS[1]
         result = simulate(
             [mine, theirs],
             args.games,
@@ -176,18 +180,16 @@ def run_simulate(args: argparse.Namespace) -> int:
         )
     except (MtgsimError, ValueError, OSError) as e:
         raise SystemExit(f"mtgsim simulate: {e}") from None
-    except KeyboardInterrupt:
-        sys.stderr.write("\ninterrupted: nothing written\n")
-        return 130
     summary = result.summary()
+    # The table first: a file that can't be written after all doesn't take the results with it.
+    if args.json != "-":
+        print(_table(summary))
     if args.json:
         text = json.dumps(result.to_dict() if args.json_columns else summary)
         if args.json == "-":
             print(text)
         else:
             _write_whole("--json", args.json, lambda f: f.write(text.encode("utf-8")))
-    if args.json != "-":
-        print(_table(summary))
     if args.plot:
         assert plot_format is not None
         _plot(result, args.plot, plot_format)
@@ -223,7 +225,7 @@ def _plot_format(path: str) -> str:
         matplotlib.use("Agg")
         from matplotlib.backend_bases import FigureCanvasBase
     except ImportError as e:
-        raise SystemExit("mtgsim simulate --plot needs matplotlib: pip install 'mtgsim[plot]'") from e
+        raise SystemExit("mtgsim simulate --plot needs matplotlib (the package's [plot] extra): pip install matplotlib") from e
     ext = os.path.splitext(path)[1][1:].lower()
     fmt = ext or str(matplotlib.rcParams["savefig.format"])
     known = FigureCanvasBase.get_supported_filetypes()
@@ -246,7 +248,8 @@ def _plot(result: Any, path: str, fmt: str) -> None:
             ax.bar(range(wins.size), wins, width=1.0, alpha=0.6, label=f"player {p} wins")
     ax.set_xlabel("turn the game ended")
     ax.set_ylabel("games")
-    ax.legend()
+    if ax.get_legend_handles_labels()[0]:  # no bars when no game was won
+        ax.legend()
     fig.tight_layout()
     try:
         _write_whole("--plot", path, lambda f: fig.savefig(f, format=fmt))
@@ -276,25 +279,39 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command is None:
         args = parser.parse_args(["demo"])  # bare `mtgsim`: the demo
-    if args.command == "simulate":
-        return run_simulate(args)
+    try:
+        return run_simulate(args) if args.command == "simulate" else run_demo_command(args)
+    except KeyboardInterrupt:
+        # Every file is written whole or not at all, so an interrupt leaves none half-written.
+        sys.stderr.write("\ninterrupted\n")
+        return 130
+    except BrokenPipeError:
+        # The reader went away (`mtgsim demo | head`): stop quietly, and keep Python from
+        # complaining again as it flushes standard output on the way out.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
+def run_demo_command(args: argparse.Namespace) -> int:
+    from mtgsim.replay import events_jsonl
+
     if not 0 <= args.seed < 2**64:
-        parser.error("--seed must be an integer from 0 to 2**64 - 1")
+        raise SystemExit("mtgsim demo: --seed must be an integer from 0 to 2**64 - 1")
     game = run_demo(args.seed)
+    if args.json:
+        sys.stdout.write(events_jsonl(game))  # as write_events writes them (docs/events.md)
+        return 0
     for event in game.events:
-        if args.json:
-            print(json.dumps(event))
-        elif event["kind"] == "step_began" and event["step"] == "upkeep":
+        if event["kind"] == "step_began" and event["step"] == "upkeep":
             print(f"-- turn {event['turn']} (player {event['active']}) --")
         elif event["kind"] not in QUIET:
             print(describe(game, event))
     outcome = game.outcome
-    if not args.json:
-        if outcome is None:
-            print("the demo ended without a winner")
-        else:
-            losers = ", ".join(f"player {x['player']} ({x['reason']})" for x in outcome["losers"])
-            print(f"game over: winners {outcome['winners']}; lost: {losers}")
+    if outcome is None:
+        print("the demo ended without a winner")
+    else:
+        losers = ", ".join(f"player {x['player']} ({x['reason']})" for x in outcome["losers"])
+        print(f"game over: winners {outcome['winners']}; lost: {losers}")
     return 0
 
 

@@ -13,6 +13,8 @@ import os
 from typing import Any
 
 from mtgsim._core import CardDB, Game
+from mtgsim._files import write_whole
+from mtgsim.errors import InvalidArgumentError
 
 __all__ = ["events_jsonl", "load_replay", "save_replay", "write_events"]
 
@@ -35,12 +37,13 @@ def save_replay(game: Game, path: str | os.PathLike[str]) -> None:
 def load_replay(path: str | os.PathLike[str], db: CardDB | None = None) -> Game:
     """Reads a replay file and plays it back (see ``Game.from_replay``)."""
     with open(path, encoding="utf-8") as f:
-        data: Any = json.load(f)
+        try:
+            data: Any = json.load(f)
+        except (json.JSONDecodeError, UnicodeDecodeError) as e:
+            raise InvalidArgumentError(f"{os.fspath(path)} is not a replay: not JSON ({e})") from None
     return Game.from_replay(data, db)
 
 
 def _write(path: str | os.PathLike[str], text: str) -> None:
-    tmp = f"{os.fspath(path)}.partial"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
+    data = text.encode("utf-8")
+    write_whole(path, lambda f: f.write(data))

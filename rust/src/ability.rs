@@ -316,7 +316,7 @@ impl Game {
             let mut reduction: u32 = 0;
             self.for_each_static(p, |st| {
                 if let StaticAbility::CyclingCostReduction { up_to } = st {
-                    reduction += up_to;
+                    reduction = reduction.saturating_add(*up_to);
                 }
             });
             crate::cost::reduce_generic(&mut symbols, reduction);
@@ -543,7 +543,7 @@ impl Game {
         }
         self.execute_payment(p, payment);
         if pay_life > 0 {
-            self.change_life(p, -(pay_life as i32));
+            self.change_life(p, -i64::from(pay_life));
         }
         if tap {
             self.objects[slot as usize].tapped = true;

@@ -187,6 +187,9 @@ impl Game {
                 self.stack.len()
             )));
         }
+        if let Some(x) = opts.x {
+            crate::game::check_count(i64::from(x), "X")?;
+        }
         if opts.without_paying && opts.flashback {
             return Err(illegal("flashback and \"without paying its mana cost\" are both alternative costs; a spell can use only one (CR 118.9a, 601.2b)"));
         }
@@ -722,6 +725,7 @@ impl Game {
         let slot = self.slot_of(card)?;
         let p = self.objects[slot as usize].owner;
         let def = &self.defs[self.objects[slot as usize].def as usize];
+        crate::game::check_count(i64::from(x), "X")?;
         let (granted, up, down) = self.spell_cost_statics(p, def);
         check_kicks(&def.name, def.rules.kicker.iter().chain(&granted), def.rules.kicker.len() + granted.len(), kicks)?;
         let printed = if self.casts_with_flashback(slot) { BaseCost::Flashback } else { BaseCost::ManaCost }.symbols(def);

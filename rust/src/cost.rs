@@ -76,10 +76,10 @@ impl Game {
     /// one pass over them: (kicker abilities granted — sticker kicker, CR 702.33h —, generic
     /// increase, generic reduction).
     pub(crate) fn spell_cost_statics(&self, p: u8, def: &CardDef) -> (Vec<Kicker>, u32, u32) {
-        let (mut granted, mut up, mut down) = (Vec::new(), 0, 0);
+        let (mut granted, mut up, mut down) = (Vec::new(), 0u32, 0u32);
         self.for_each_static(p, |s| match s {
-            StaticAbility::CostIncrease { filter, amount } if matches(filter, def) => up += amount,
-            StaticAbility::CostReduction { filter, amount } if matches(filter, def) => down += amount,
+            StaticAbility::CostIncrease { filter, amount } if matches(filter, def) => up = up.saturating_add(*amount),
+            StaticAbility::CostReduction { filter, amount } if matches(filter, def) => down = down.saturating_add(*amount),
             StaticAbility::GrantStickerKicker { filter, cost } if matches(filter, def) => granted.push(Kicker { cost: cost.clone(), multi: false, sticker: true }),
             _ => {}
         });
@@ -116,7 +116,7 @@ impl Game {
         }
         self.players[p as usize].pool = payment.leftover;
         if payment.life > 0 {
-            self.change_life(p, -(payment.life as i32));
+            self.change_life(p, -i64::from(payment.life));
         }
     }
 
@@ -234,9 +234,10 @@ fn matches(filter: &crate::filter::Filter, def: &CardDef) -> bool {
 pub(crate) fn total_cost<'a>(base: &[ManaSymbol], kickers: impl Iterator<Item = &'a Kicker>, kicks: &[u32], x: u32, increase: u32, reduction: u32) -> crate::payment::Symbols {
     let mut generic = increase;
     let mut out = crate::payment::Symbols::new();
+    // Saturating: X and the cost changes are bounded, but many of them may add up.
     let mut push = |s: &ManaSymbol, generic: &mut u32| match s {
-        ManaSymbol::Generic(n) => *generic += n,
-        ManaSymbol::X => *generic += x,
+        ManaSymbol::Generic(n) => *generic = generic.saturating_add(*n),
+        ManaSymbol::X => *generic = generic.saturating_add(x),
         other => out.push(*other),
     };
     for s in base {

@@ -15,7 +15,7 @@ impl Game {
             return; // CR 120.8: 0 damage is no damage
         }
         match target {
-            TargetRef::Player(p) => self.change_life(p, -(n as i32)),
+            TargetRef::Player(p) => self.change_life(p, -i64::from(n)),
             TargetRef::Object(id) => {
                 let Ok(slot) = self.slot_of(id) else { return };
                 let def = self.def_of_slot(slot);

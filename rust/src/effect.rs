@@ -406,7 +406,7 @@ impl EffectProc {
             Effect::LoseLife { who, ref amount } | Effect::GainLife { who, ref amount } => {
                 let sign = if matches!(effect, Effect::GainLife { .. }) { 1 } else { -1 };
                 for p in self.players(g, who) {
-                    let n = self.amount(g, amount, p) as i32;
+                    let n = i64::from(self.amount(g, amount, p));
                     g.change_life(p, sign * n);
                 }
                 None

@@ -452,6 +452,11 @@ impl Game {
             return Err(invalid(format!("starting life must be from 1 to {MAX_COUNT}, not {}", setup.starting_life)));
         }
         check_count(setup.hand_size.into(), "hand size")?;
+        // Checked before any card is made: a deck of tens of millions of cards ran the process
+        // out of memory, which aborts it.
+        if let Some((p, deck)) = decks.iter().enumerate().find(|(_, d)| d.len() as i64 > MAX_COUNT) {
+            return Err(invalid(format!("deck {p} has {} cards; a deck has at most {MAX_COUNT}", deck.len())));
+        }
         for p in &mut game.players {
             p.life = setup.starting_life;
         }
@@ -851,9 +856,10 @@ impl Game {
     }
 
     /// Gains or loses life (CR 119).
-    pub(crate) fn change_life(&mut self, p: u8, delta: i32) {
+    pub(crate) fn change_life(&mut self, p: u8, delta: i64) {
         let from = self.players[p as usize].life;
-        let to = from.saturating_add(delta);
+        // Amounts are u32 and life an i32: added in 64 bits, so no amount flips its sign.
+        let to = (i64::from(from) + delta).clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
         self.players[p as usize].life = to;
         self.log.push_with(|| Event::LifeChanged { player: p, from, to });
     }
@@ -1621,5 +1627,22 @@ mod first_upkeep_tests {
         let crate::decision::Choice::Cards { options, .. } = d.choice else { panic!("a cards choice") };
         assert!(matches!(g.answer(Answer::Cards { cards: options }).unwrap(), Progress::Done(_)));
         assert!(g.events().iter().any(|e| matches!(e, crate::Event::StepBegan { turn: 1, .. })));
+    }
+}
+
+#[cfg(test)]
+mod life_tests {
+    use crate::Game;
+
+    // Life is an i32 and amounts u32: a change is added in 64 bits and saturates, so no
+    // amount turns a loss into a gain (CR 119.3, 120.3a).
+    #[test]
+    fn a_life_change_saturates_rather_than_wrapping() {
+        let mut g = Game::new(2, 1).unwrap();
+        g.change_life(0, -i64::from(u32::MAX));
+        assert_eq!(g.life(0).unwrap(), i32::MIN);
+        g.change_life(1, i64::from(u32::MAX));
+        g.change_life(1, i64::from(u32::MAX));
+        assert_eq!(g.life(1).unwrap(), i32::MAX);
     }
 }

@@ -132,14 +132,15 @@ impl ManaSymbol {
 
     fn parse(body: &str, whole: &str) -> Result<ManaSymbol> {
         let bad = |reason: String| Error::MalformedCost { cost: whole.to_string(), reason };
-        if let Ok(n) = body.parse::<u32>() {
+        // Digits only: Rust's number parser would also take "+1", which is no mana symbol.
+        if body.bytes().all(|b| b.is_ascii_digit()) {
             if body.len() > 1 && body.starts_with('0') {
                 return Err(bad(format!("{{{body}}} has a leading zero")));
             }
-            if n > 1_000_000 {
-                return Err(bad(format!("{{{body}}} is absurdly large")));
-            }
-            return Ok(ManaSymbol::Generic(n));
+            return match body.parse::<u32>() {
+                Ok(n) if i64::from(n) <= crate::game::MAX_COUNT => Ok(ManaSymbol::Generic(n)),
+                _ => Err(bad(format!("{{{body}}} is absurdly large (at most {{{}}})", crate::game::MAX_COUNT))),
+            };
         }
         let parts: Vec<&str> = body.split('/').collect();
         let color = |s: &str| Color::from_letter(s).ok_or_else(|| bad(format!("{s:?} in {{{body}}} is not a color (W, U, B, R, G)")));

@@ -197,7 +197,7 @@ impl Game {
                 return;
             }
             let o = &self.objects[slot as usize];
-            let counters = self.counters_on(slot).map_or(0, |c| c.get("+1/+1") as i32 - c.get("-1/-1") as i32);
+            let counters = self.counters_on(slot).map_or(0, |c| (i64::from(c.get("+1/+1")) - i64::from(c.get("-1/-1"))).clamp(i32::MIN.into(), i32::MAX.into()) as i32);
             let row = &mut rows[slot as usize * FEATURES..(slot as usize + 1) * FEATURES];
             let card = card_code(&self.defs[o.def as usize].name);
             row.copy_from_slice(&[1, zone_code(o.zone.kind), o.owner as i32, o.controller as i32, card, o.tapped as i32, position as i32, counters]);

@@ -1114,16 +1114,17 @@ impl PyGame {
         })
     }
 
-    /// Runs an action that may stop for decisions, answering those of players with Python
-    /// callbacks. If a callback fails or answers wrongly, the game goes back to how it was.
-    fn act(slf: &Bound<'_, Self>, f: impl FnOnce(&mut Game) -> Result<Progress, Error>) -> PyResult<Option<Vec<u64>>> {
+    /// Runs `body`, which may answer decisions through Python callbacks; if it fails (a
+    /// callback raised or answered wrongly, part-way through), the game and the callbacks go
+    /// back to how they were before it (CR 733). Without callbacks the engine's own undo is
+    /// enough, and no copy is taken.
+    fn all_or_nothing<T>(slf: &Bound<'_, Self>, body: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
         let py = slf.py();
         let snapshot = {
             let me = slf.borrow();
             me.has_callbacks().then(|| (me.game.clone(), me.callbacks.iter().map(|c| c.as_ref().map(|c| c.clone_ref(py))).collect::<Vec<_>>()))
         };
-        let first = f(&mut slf.borrow_mut().game).py_err()?;
-        Self::drive(slf, first).inspect_err(|_| {
+        body().inspect_err(|_| {
             if let Some((game, callbacks)) = snapshot {
                 let mut me = slf.borrow_mut();
                 me.game = game;
@@ -1132,8 +1133,26 @@ impl PyGame {
         })
     }
 
-    /// After an action that returns its own result: if what it triggered stopped at a
-    /// decision a Python callback answers, answer it now.
+    /// Runs an action that may stop for decisions, answering those of players with Python
+    /// callbacks, all or nothing.
+    fn act(slf: &Bound<'_, Self>, f: impl FnOnce(&mut Game) -> Result<Progress, Error>) -> PyResult<Option<Vec<u64>>> {
+        Self::all_or_nothing(slf, || {
+            let first = f(&mut slf.borrow_mut().game).py_err()?;
+            Self::drive(slf, first)
+        })
+    }
+
+    /// Runs an action that returns its own result and then, if what it triggered stopped at a
+    /// decision a Python callback answers, answers it: all or nothing.
+    fn act_then_settle<T>(slf: &Bound<'_, Self>, f: impl FnOnce(&mut Game) -> Result<T, Error>) -> PyResult<T> {
+        Self::all_or_nothing(slf, || {
+            let out = f(&mut slf.borrow_mut().game).py_err()?;
+            Self::settle_callbacks(slf)?;
+            Ok(out)
+        })
+    }
+
+    /// Answers, through Python callbacks, a decision the last action stopped at.
     fn settle_callbacks(slf: &Bound<'_, Self>) -> PyResult<()> {
         if slf.borrow().game.pending().is_some() {
             Self::drive(slf, Progress::Paused)?;
@@ -1377,8 +1396,7 @@ impl PyGame {
     #[pyo3(signature = (player, n = Int(1)), text_signature = "($self, player, n=1)")]
     fn draw<'py>(slf: &Bound<'py, Self>, player: Int, n: Int) -> PyResult<Bound<'py, PyList>> {
         let p = self::player(player.0, &slf.borrow().game)?;
-        let drawn = slf.borrow_mut().game.draw(p, n.0).py_err()?;
-        Self::settle_callbacks(slf)?;
+        let drawn = Self::act_then_settle(slf, |g| g.draw(p, n.0))?;
         id_list_py(slf.py(), &drawn)
     }
     fn mill<'py>(slf: &Bound<'py, Self>, player: Int, n: Int) -> PyResult<Option<Bound<'py, PyList>>> {
@@ -1467,9 +1485,8 @@ impl PyGame {
     fn move_(slf: &Bound<'_, Self>, id: Int, zone: &str, position: &str, tapped: bool, controller: Option<Int>) -> PyResult<u64> {
         let controller = controller.map(|c| player(c.0, &slf.borrow().game)).transpose()?;
         let entering = Entering { tapped, controller };
-        let moved = slf.borrow_mut().game.move_object(obj(id.0)?, zone_kind(zone)?, self::position(position)?, entering).py_err()?;
-        Self::settle_callbacks(slf)?;
-        Ok(moved.0)
+        let (id, zone, position) = (obj(id.0)?, zone_kind(zone)?, self::position(position)?);
+        Ok(Self::act_then_settle(slf, |g| g.move_object(id, zone, position, entering))?.0)
     }
     fn scry(slf: &Bound<'_, Self>, player: Int, n: Int) -> PyResult<()> {
         let player: i64 = player.0;
@@ -1555,17 +1572,21 @@ impl PyGame {
         if !slf.borrow().has_callbacks() {
             return Self::act(slf, |g| g.play(until, max)).map(|_| ());
         }
-        // The slow path: Python callbacks answer between actions, one action at a time.
-        let mut state = PlayState::new(&slf.borrow().game);
-        for _ in 0..max {
-            if slf.borrow().game.reached(until, &mut state) {
-                break;
+        // The slow path: Python callbacks answer between actions, one action at a time; a play
+        // that fails part-way is undone whole, as on the fast path.
+        Self::all_or_nothing(slf, || {
+            let mut state = PlayState::new(&slf.borrow().game);
+            for _ in 0..max {
+                if slf.borrow().game.reached(until, &mut state) {
+                    break;
+                }
+                let progress = slf.borrow_mut().game.play_one().py_err()?;
+                if Self::drive(slf, progress)?.is_none() {
+                    break; // stopped at a manual player's decision
+                }
             }
-            if Self::act(slf, |g| g.play_one())?.is_none() {
-                break; // stopped at a manual player's decision
-            }
-        }
-        Ok(())
+            Ok(())
+        })
     }
     fn priority_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let actions = match self.game.priority_player() {
@@ -1614,14 +1635,13 @@ impl PyGame {
         Ok(Self::act(slf, |g| g.cycle(card))?.and_then(|v| v.first().copied()))
     }
     fn play_land(slf: &Bound<'_, Self>, card: Int) -> PyResult<u64> {
-        let land = slf.borrow_mut().game.play_land(obj(card.0)?).py_err()?;
-        Self::settle_callbacks(slf)?;
-        Ok(land.0)
+        let card = obj(card.0)?;
+        Ok(Self::act_then_settle(slf, |g| g.play_land(card))?.0)
     }
     #[pyo3(signature = (source, mana = None))]
     fn activate_mana(slf: &Bound<'_, Self>, source: Int, mana: Option<&str>) -> PyResult<()> {
-        slf.borrow_mut().game.activate_mana(obj(source.0)?, mana).py_err()?;
-        Self::settle_callbacks(slf)
+        let source = obj(source.0)?;
+        Self::act_then_settle(slf, |g| g.activate_mana(source, mana))
     }
     fn mana_pool<'py>(&self, py: Python<'py>, player: Int) -> PyResult<Bound<'py, PyDict>> {
         let pool = self.game.mana_pool(self::player(player.0, &self.game)?).py_err()?;
@@ -1861,7 +1881,8 @@ impl PyGame {
     fn __copy__(&self, py: Python<'_>) -> PyGame {
         self.clone(py)
     }
-    fn __deepcopy__(&self, py: Python<'_>, _memo: &Bound<'_, PyAny>) -> PyGame {
+    fn __deepcopy__(&self, py: Python<'_>, memo: &Bound<'_, PyAny>) -> PyGame {
+        let _ = memo; // nothing inside refers back to other Python objects
         self.clone(py)
     }
     /// Pickles the whole state; Python callbacks are not pickled (those players stay manual).

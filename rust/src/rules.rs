@@ -31,7 +31,7 @@ pub enum Who {
 }
 
 /// A number an instruction uses.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum Amount {
     /// A number written on the card ("draw two cards"), written as a plain number.
@@ -43,6 +43,110 @@ pub enum Amount {
 impl From<u32> for Amount {
     fn from(n: u32) -> Amount {
         Amount::Fixed(n)
+    }
+}
+
+impl<'de> Deserialize<'de> for Amount {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Amount, D::Error> {
+        use serde::de::{value::MapAccessDeserializer, IntoDeserializer, MapAccess, Visitor};
+        struct AmountVisitor;
+        impl<'de> Visitor<'de> for AmountVisitor {
+            type Value = Amount;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                write!(f, "{} or a number read from the game (\"x\", \"kicks\", ...)", card_number::EXPECTED)
+            }
+            fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<Amount, E> {
+                card_number::in_range(i128::from(n)).map(|n| Amount::Fixed(n as u32))
+            }
+            fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<Amount, E> {
+                card_number::in_range(i128::from(n)).map(|n| Amount::Fixed(n as u32))
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Amount, E> {
+                Dynamic::deserialize(s.into_deserializer()).map(Amount::Dynamic)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, m: A) -> Result<Amount, A::Error> {
+                Dynamic::deserialize(MapAccessDeserializer::new(m)).map(Amount::Dynamic)
+            }
+        }
+        d.deserialize_any(AmountVisitor)
+    }
+}
+
+/// The numbers written in a card's rules (counts, amounts, life, cost changes, P/T changes):
+/// whole numbers of at most [`MAX_COUNT`](crate::game::MAX_COUNT) either way, so that nothing
+/// the engine adds up or multiplies from them can overflow; a card with a larger one is
+/// refused as it loads, naming the field.
+pub(crate) mod card_number {
+    use serde::de::{Error, Visitor};
+    use serde::Deserializer;
+
+    use crate::game::MAX_COUNT;
+
+    pub(crate) const EXPECTED: &str = "a whole number from 0 to 1000000";
+
+    pub(crate) fn in_range<E: Error>(n: i128) -> Result<i64, E> {
+        if (0..=i128::from(MAX_COUNT)).contains(&n) {
+            Ok(n as i64)
+        } else {
+            Err(E::custom(format!("{n} is out of range: expected {EXPECTED}")))
+        }
+    }
+
+    /// Reads a number from `min` to MAX_COUNT.
+    fn read<'de, D: Deserializer<'de>>(d: D, signed: bool) -> Result<i64, D::Error> {
+        struct NumberVisitor(bool);
+        impl NumberVisitor {
+            fn check<E: Error>(&self, n: i128) -> Result<i64, E> {
+                if self.0 {
+                    in_range::<E>(n.abs()).map(|_| n as i64).map_err(|_| E::custom(format!("{n} is out of range: expected a whole number from -{MAX_COUNT} to {MAX_COUNT}")))
+                } else {
+                    in_range(n)
+                }
+            }
+        }
+        impl Visitor<'_> for NumberVisitor {
+            type Value = i64;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                if self.0 {
+                    write!(f, "a whole number from -{MAX_COUNT} to {MAX_COUNT}")
+                } else {
+                    f.write_str(EXPECTED)
+                }
+            }
+            fn visit_u64<E: Error>(self, n: u64) -> Result<i64, E> {
+                self.check(i128::from(n))
+            }
+            fn visit_i64<E: Error>(self, n: i64) -> Result<i64, E> {
+                self.check(i128::from(n))
+            }
+        }
+        d.deserialize_any(NumberVisitor(signed))
+    }
+
+    /// For `#[serde(deserialize_with = "card_number::count")]` on a `u32`.
+    pub(crate) fn count<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+        read(d, false).map(|n| n as u32)
+    }
+
+    /// For `#[serde(deserialize_with = "card_number::signed")]` on an `i32` (+N/-N).
+    pub(crate) fn signed<'de, D: Deserializer<'de>>(d: D) -> Result<i32, D::Error> {
+        read(d, true).map(|n| n as i32)
+    }
+
+    /// A number wrapped so that `deserialize_with` can read it inside an `Option` or a tuple.
+    #[derive(serde::Deserialize)]
+    struct Signed(#[serde(deserialize_with = "signed")] i32);
+    #[derive(serde::Deserialize)]
+    struct Count(#[serde(deserialize_with = "count")] u32);
+
+    /// An optional +N/-N (a loyalty cost).
+    pub(crate) fn signed_option<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i32>, D::Error> {
+        Ok(<Option<Signed> as serde::Deserialize>::deserialize(d)?.map(|s| s.0))
+    }
+
+    /// An optional ("kind", N) (a "remove N counters" cost).
+    pub(crate) fn counters_option<'de, D: Deserializer<'de>>(d: D) -> Result<Option<(String, u32)>, D::Error> {
+        Ok(<Option<(String, Count)> as serde::Deserialize>::deserialize(d)?.map(|(k, n)| (k, n.0)))
     }
 }
 
@@ -120,6 +224,7 @@ pub struct TargetSpec {
     pub up_to: bool,
     /// How many (default 1): exactly that many, or at most that many with `up_to`.
     #[serde(default = "one")]
+    #[serde(deserialize_with = "card_number::count")]
     pub count: u32,
     /// Chosen only if the spell was kicked (CR 702.33g); with an index, only if kicked with
     /// that kicker.
@@ -219,6 +324,7 @@ pub enum Effect {
         filter: Filter,
         /// How many cards may be found at most ("up to N"; default 1).
         #[serde(default = "one")]
+        #[serde(deserialize_with = "card_number::count")]
         count: u32,
         /// Where the found cards go: hand, battlefield (tapped or not), graveyard, exile or the
         /// top of the library.
@@ -281,6 +387,7 @@ pub enum Effect {
         tapped: bool,
         /// "up to N": how many at most.
         #[serde(default = "one")]
+        #[serde(deserialize_with = "card_number::count")]
         count: u32,
     },
     /// "You may put up to N \[filter\] cards from among the milled cards into your hand": the
@@ -291,6 +398,7 @@ pub enum Effect {
         #[serde(default = "any_card")]
         filter: Filter,
         /// "Up to N": how many at most.
+        #[serde(deserialize_with = "card_number::count")]
         count: u32,
     },
     /// Creates a delayed triggered ability (CR 603.7): `effects` happen when `when` next
@@ -336,9 +444,11 @@ pub enum Effect {
     Pump {
         /// Added to its power (negative for -N).
         #[serde(default)]
+        #[serde(deserialize_with = "card_number::signed")]
         power: i32,
         /// Added to its toughness (negative for -N).
         #[serde(default)]
+        #[serde(deserialize_with = "card_number::signed")]
         toughness: i32,
         /// Keywords it gains ("flying").
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -399,6 +509,7 @@ pub enum Effect {
     /// Reveal the top `count` cards of the controller's library; they are remembered.
     RevealTop {
         /// How many cards (all of them if the library has fewer).
+        #[serde(deserialize_with = "card_number::count")]
         count: u32,
     },
     /// "You may put a \[filter\] card from among them into your hand. Put the rest into your
@@ -409,6 +520,7 @@ pub enum Effect {
         filter: Filter,
         /// How many may be taken at most (default 1).
         #[serde(default = "one")]
+        #[serde(deserialize_with = "card_number::count")]
         count: u32,
         /// Where the rest go.
         rest: RestGo,
@@ -478,6 +590,7 @@ pub struct AbilityCost {
     pub tap: bool,
     /// "Pay N life" (CR 119.4: only with at least N life).
     #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(deserialize_with = "card_number::count")]
     pub pay_life: u32,
     /// "Discard this card" (cycling, CR 702.29a).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -496,9 +609,11 @@ pub struct AbilityCost {
     pub discard: Option<Filter>,
     /// "Remove N \[kind\] counters from this permanent".
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "card_number::counters_option")]
     pub remove_counters: Option<(String, u32)>,
     /// A loyalty cost (CR 606.4): +N puts loyalty counters on, -N removes them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "card_number::signed_option")]
     pub loyalty: Option<i32>,
 }
 
@@ -698,6 +813,7 @@ pub enum StaticAbility {
         /// Which of your spells.
         filter: Filter,
         /// N: how much less generic mana.
+        #[serde(deserialize_with = "card_number::count")]
         amount: u32,
     },
     /// "\[filter\] spells you cast cost {N} more to cast".
@@ -705,6 +821,7 @@ pub enum StaticAbility {
         /// Which of your spells.
         filter: Filter,
         /// N: how much more generic mana.
+        #[serde(deserialize_with = "card_number::count")]
         amount: u32,
     },
     /// "\[filter\] spells you cast have sticker kicker \[cost\]" (CR 702.33h).
@@ -719,6 +836,7 @@ pub enum StaticAbility {
     /// "Cycling abilities you activate cost you up to {N} less to activate" (generic only).
     CyclingCostReduction {
         /// N: at most this much less generic mana (as much of it as applies is taken).
+        #[serde(deserialize_with = "card_number::count")]
         up_to: u32,
     },
     /// "Other \[filter\] creatures you control get +1/+1 for each \[counter\] counter on this"
@@ -742,9 +860,11 @@ pub enum StaticAbility {
     OpponentMillsMore {
         /// What the number milled is multiplied by (default 1).
         #[serde(default = "one")]
+        #[serde(deserialize_with = "card_number::count")]
         times: u32,
         /// What is added after multiplying (default 0).
         #[serde(default)]
+        #[serde(deserialize_with = "card_number::count")]
         plus: u32,
     },
     /// "If a \[filter\] card (or token) would be put into \[whose\] graveyard from anywhere

@@ -62,7 +62,14 @@ impl Condition {
         let bad = |why: String| invalid(format!("condition {text:?}: {why} (conditions: {})", Condition::FORMS));
         let num = |i: usize, what: &str| -> Result<i64> {
             let s = parts.get(i).ok_or_else(|| bad(format!("needs {what}")))?;
-            s.parse::<i64>().map_err(|_| bad(format!("{what} must be a whole number, not {s:?}")))
+            s.parse::<i64>().map_err(|_| {
+                let digits = s.strip_prefix('-').unwrap_or(s);
+                bad(if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+                    format!("{what} of {s} is out of range")
+                } else {
+                    format!("{what} must be a whole number, not {s:?}")
+                })
+            })
         };
         let player = |i: usize| -> Result<u8> {
             let p = num(i, "a player")?;
