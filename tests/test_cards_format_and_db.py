@@ -266,6 +266,7 @@ def test_a_custom_token_is_created_by_a_custom_cards_create_token() -> None:  # 
     g.resolve_top()
     tokens = [i for i in g.battlefield() if g.name(i) == "Test Spirit"]
     assert len(tokens) == 2
+    g.check_invariants()  # the battlefield's index grows with each token (it is not rebuilt)
     for t in tokens:
         o = g.object(t)
         assert (o.controller, o.owner, o.card.is_token, o.card.colors, g.power_toughness(t)) == (

@@ -239,16 +239,20 @@ impl BattlefieldIndex {
         self.triggers.clear();
         self.statics.clear();
         for &s in battlefield {
-            let flags = objects[s as usize].flags;
-            if flags & Object::CREATURE_OR_PLANESWALKER != 0 {
-                self.creatures.push(s);
-            }
-            if flags & Object::HAS_TRIGGERS != 0 {
-                self.triggers.push(s);
-            }
-            if flags & Object::HAS_STATICS != 0 {
-                self.statics.push(s);
-            }
+            self.push(s, objects[s as usize].flags);
+        }
+    }
+
+    /// A permanent put after the others on the battlefield.
+    fn push(&mut self, s: u32, flags: u16) {
+        if flags & Object::CREATURE_OR_PLANESWALKER != 0 {
+            self.creatures.push(s);
+        }
+        if flags & Object::HAS_TRIGGERS != 0 {
+            self.triggers.push(s);
+        }
+        if flags & Object::HAS_STATICS != 0 {
+            self.statics.push(s);
         }
     }
 }
@@ -1367,6 +1371,15 @@ impl Game {
             self.reindex_battlefield();
         }
         r
+    }
+
+    /// Puts an object after the others in a zone. On the battlefield the index grows by it
+    /// rather than being rebuilt: creating many tokens one by one stays linear.
+    pub(crate) fn push_to_zone(&mut self, z: Zone, slot: u32) {
+        self.zone_slots_mut(z).push(slot);
+        if z.kind == ZoneKind::Battlefield {
+            self.indexed.push(slot, self.objects[slot as usize].flags);
+        }
     }
 
     /// Rebuilds the derived battlefield index (after a change, or a restore from a snapshot).

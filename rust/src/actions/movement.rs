@@ -83,7 +83,7 @@ impl Game {
     pub(crate) fn conjure(&mut self, def: u32, owner: u8, zone: ZoneKind) -> ObjId {
         let z = Zone { kind: zone, player: owner };
         let slot = self.new_object(def, owner, z, ObjectKind::Card, false);
-        self.edit_zone(z, |v| v.push(slot));
+        self.push_to_zone(z, slot);
         let card = ObjId::new(slot, 0);
         self.log.push_with(|| Event::Conjured { player: owner, card });
         card
@@ -94,7 +94,7 @@ impl Game {
     pub(crate) fn create_token(&mut self, def: u32, controller: u8, tapped: bool) -> ObjId {
         let zone = Zone { kind: ZoneKind::Battlefield, player: controller };
         let slot = self.new_object(def, controller, zone, ObjectKind::Token, tapped);
-        self.edit_zone(zone, |v| v.push(slot));
+        self.push_to_zone(zone, slot);
         let token = ObjId::new(slot, 0);
         self.log.push_with(|| Event::TokenCreated { player: controller, token });
         self.entered_battlefield(slot);
