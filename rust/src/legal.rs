@@ -385,7 +385,7 @@ impl Game {
                 _ => format!("choose {}", name(object)),
             },
             LegalAction::PickPlayer { player } => format!("target player {player}"),
-            LegalAction::PickMode { mode } => format!("choose mode {}", mode + 1),
+            LegalAction::PickMode { mode } => format!("choose mode {}", u64::from(mode) + 1),
             LegalAction::Bottom { object } => format!("put {} on the bottom", name(object)),
             LegalAction::Done => "done".into(),
         }
