@@ -340,7 +340,7 @@ def test_auto_pay_off_makes_the_sources_a_pay_mana_decision():  # CR 601.2g-h
     assert g.auto_pay(0) is False and g.auto_pay(1) is True
     assert g.cast(bolt, targets=[{"player": 1}]) is None
     d = g.pending
-    assert (d.player, d.kind, d.purpose, d.options, d.min) == (0, "choose_cards", "pay_mana", [i1, m2], 0)
+    assert (d.player, d.kind, d.purpose, d.options, d.min) == (0, "choose_cards", "pay_mana", [i1, m2], 1)
     assert g.hand(0) == [bolt] and g.stack() == []  # nothing paid or moved yet
     (spell,) = g.answer([m2])
     assert g.stack() == [spell] and g.object(m2).tapped and not g.object(i1).tapped
@@ -361,13 +361,13 @@ def test_a_pay_mana_answer_may_be_empty_when_the_pool_pays():  # CR 601.2h
 
 def test_a_pay_mana_answer_that_is_not_an_option_is_rejected():  # CR 601.2h, 733
     g = with_libraries(new_game())
-    (m,) = g.add_cards(0, "battlefield", ["Mountain"])
+    m, _ = g.add_cards(0, "battlefield", ["Mountain", "Mountain"])  # a choice of which to tap
     (bears,) = g.add_cards(0, "battlefield", ["Grizzly Bears"])
     (bolt,) = add_hand(g, 0, ["Lightning Bolt"])
     g.set_auto_pay(0, False)
     g.cast(bolt, targets=[{"player": 1}])
     pending = g.pending
-    for bad in ([bears], [m, m], "x", True):
+    for bad in ([bears], [m, m], [], "x", True):
         with untouched(g, mtgsim.InvalidAnswerError):
             g.answer(bad)
     assert g.pending == pending
@@ -375,14 +375,14 @@ def test_a_pay_mana_answer_that_is_not_an_option_is_rejected():  # CR 601.2h, 73
 
 def test_a_pay_mana_answer_that_cannot_pay_is_a_wrong_answer_and_the_decision_stays():  # CR 601.2h, 733; Game.answer docs
     g = with_libraries(new_game())
-    i1, i2, f = g.add_cards(0, "battlefield", ["Island", "Island", "Forest"])
+    i1, i2, i3, f = g.add_cards(0, "battlefield", ["Island", "Island", "Island", "Forest"])
     (jo,) = add_hand(g, 0, ["Joint Exploration"])
     g.set_auto_pay(0, False)
     g.cast(jo, kick=True)  # {1}{U}{G}
     pending = g.pending
-    assert pending.purpose == "pay_mana"
+    assert (pending.purpose, pending.min) == ("pay_mana", 3)
     with untouched(g, mtgsim.InvalidAnswerError):
-        g.answer([i1])  # one Island can't pay {1}{U}{G}
+        g.answer([i1, i2, i3])  # three Islands can't pay {1}{U}{G}
     assert g.pending == pending
 
 
@@ -476,3 +476,26 @@ def test_redefined_games_keep_their_positions():  # the helper used above
     assert g2.name(c) == "Test Phyrexian Draw" and g2.object(c).card.mana_value == 1
     assert g2.hand(0) == g.hand(0) and g2.library(1) == g.library(1)
     assert full_state(g) != full_state(g2)
+
+
+def test_a_pay_mana_decision_asks_for_at_least_the_sources_the_cost_needs():  # CR 601.2g-h, 119.4
+    # Its min was 0 whatever the cost, so answers of a size it allowed were all refused and the
+    # legal actions offered no "done" at that size.
+    g = with_libraries(new_game())
+    g.add_cards(0, "battlefield", ["Island", "Island", "Swamp", "Forest"])
+    (corpse,) = add_hand(g, 0, ["Walking Corpse"])  # {1}{B}
+    g.set_auto_pay(0, False)
+    g.cast(corpse)
+    d = g.pending
+    assert (d.purpose, d.min, d.max) == ("pay_mana", 2, 4)
+    assert not any(a.kind == "done" for a in g.legal_actions())
+    # Mana already in the pool counts: one Island's blue leaves one source to tap.
+    g = with_libraries(new_game())
+    i1, i2, sw = g.add_cards(0, "battlefield", ["Island", "Island", "Swamp"])
+    g.activate_mana(i1)
+    (corpse,) = add_hand(g, 0, ["Walking Corpse"])
+    g.set_auto_pay(0, False)
+    g.cast(corpse)
+    assert (g.pending.min, g.pending.options) == (1, [i2, sw])
+    (spell,) = g.answer([sw])
+    assert g.stack() == [spell]

@@ -336,7 +336,7 @@ def test_cancel_during_a_cast_decision_leaves_no_trace(stage):  # CR 733.1
 
 def test_cancel_after_some_answers_leaves_no_trace():  # CR 733.1
     g = with_libraries(new_game())
-    g.add_cards(0, "battlefield", ["Island", "Island", "Forest"])
+    g.add_cards(0, "battlefield", ["Island", "Island", "Forest", "Island"])  # a choice of sources
     (jo,) = add_hand(g, 0, ["Joint Exploration"])
     g.set_auto_pay(0, False)
     before = full_state(g)

@@ -134,7 +134,7 @@ def test_only_games_from_decks_have_replays() -> None:
 
 def test_a_cancelled_cast_leaves_nothing_in_the_record() -> None:  # CR 733
     g = Game.from_decks(list(mtgsim.EXAMPLE_DECKS), seed=2)
-    g.add_cards(0, "battlefield", ["Island", "Island", "Forest"])
+    g.add_cards(0, "battlefield", ["Island", "Island", "Forest", "Island"])  # a choice of sources
     (jo,) = g.add_cards(0, "hand", ["Joint Exploration"])
     g.set_auto_pay(0, False)
     g.set_policy(0, "manual")

@@ -618,7 +618,10 @@ class Game:
     def mana_pool(self, player: int) -> dict[str, int]: ...
     def set_auto_pay(self, player: int, on: bool) -> None:
         """Off: which mana sources to tap becomes a "pay_mana" decision, for casting and
-        activating and for a "you may pay" while an ability resolves (CR 605.3a)."""
+        activating and for a "you may pay" while an ability resolves (CR 605.3a). Its ``min``
+        is the fewest sources any payment taps (the cost's mana, less the pool, over the most
+        one source makes); an answer must pay the cost (a choice of that many may not). When
+        every source must be tapped, they are, without asking."""
     def auto_pay(self, player: int) -> bool: ...
     def cancel(self) -> None:
         """Cancels a cast or an activation waiting for one of its decisions; nothing happened

@@ -502,10 +502,11 @@ impl ActivateProc {
             solve_with(&to_pay, &pool, &sources, &ids).map_err(|why| crate::cost::cannot_pay(&to_pay.symbols, &why))
         } else if !to_pay.symbols.is_empty() && !g.seats[self.player as usize].auto_pay && !sources.is_empty() && solve(&to_pay, &pool, &sources).is_some() {
             let options: Vec<ObjId> = sources.iter().map(|s| ObjId(s.id)).collect();
+            let min = crate::payment::fewest_sources(&to_pay, &pool, &sources);
             g.source_buf = sources;
             let max = options.len() as u32;
             self.stage = Stage::Pay;
-            return self.ask(Purpose::PayMana, Choice::Cards { options, min: 0, max });
+            return self.ask(Purpose::PayMana, Choice::Cards { options, min, max });
         } else {
             solve(&to_pay, &pool, &sources).ok_or_else(|| crate::cost::cannot_pay(&to_pay.symbols, "not enough untapped mana sources and mana in the pool"))
         };

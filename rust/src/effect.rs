@@ -283,10 +283,13 @@ impl EffectProc {
             (Effect::MayPay { cost, then }, Answer::YesNo { yes }) => {
                 // Auto-pay off: which sources to tap is the player's decision (CR 605.3a).
                 if yes && !g.seats[controller as usize].auto_pay && !cost.symbols().is_empty() {
-                    let options: Vec<ObjId> = g.mana_sources(controller).iter().map(|s| ObjId(s.id)).collect();
+                    let sources = g.mana_sources(controller);
+                    let options: Vec<ObjId> = sources.iter().map(|s| ObjId(s.id)).collect();
                     if !options.is_empty() {
                         let max = options.len() as u32;
-                        return Some(Pending::Ask(Decision { player: controller, purpose: Purpose::PayMana, choice: Choice::Cards { options, min: 0, max } }));
+                        let to_pay = crate::payment::CostToPay::from_cost(cost, 0, g.players[controller as usize].life.into());
+                        let min = crate::payment::fewest_sources(&to_pay, &g.players[controller as usize].pool, &sources);
+                        return Some(Pending::Ask(Decision { player: controller, purpose: Purpose::PayMana, choice: Choice::Cards { options, min, max } }));
                     }
                 }
                 self.ctx.did = yes && g.pay_mana_now(controller, cost);

@@ -382,6 +382,29 @@ pub struct Payment {
     pub spent: ManaPool,
 }
 
+/// A lower bound on how many of `sources` any payment of `cost` taps: the mana that life
+/// can't pay for (CR 119.4: Phyrexian symbols), less what the pool holds, over the most one
+/// source makes. It is the `min` of a "pay_mana" decision, so no answer it rules out is offered
+/// as possible (an answer of that size may still not pay: the chosen sources must).
+pub fn fewest_sources(cost: &CostToPay, pool: &ManaPool, sources: &[ManaSource]) -> u32 {
+    let life_pays = cost.life_available >= 2;
+    let need: u64 = cost
+        .symbols
+        .iter()
+        .map(|s| match s {
+            ManaSymbol::Generic(n) => u64::from(*n),
+            ManaSymbol::X => u64::from(cost.x),
+            ManaSymbol::Phyrexian(_) | ManaSymbol::HybridPhyrexian(..) if life_pays => 0,
+            _ => 1, // one mana: a colored, colorless, hybrid ({2/W} as its color) or snow symbol
+        })
+        .sum();
+    let pooled: u64 = pool.amounts.iter().map(|&a| u64::from(a)).sum();
+    match sources.iter().map(|s| u64::from(s.amount)).max() {
+        Some(most) if most > 0 => need.saturating_sub(pooled).div_ceil(most).min(sources.len() as u64) as u32,
+        _ => 0,
+    }
+}
+
 /// Finds a legal payment of `cost` from `pool` and `sources`, or `None` if none exists.
 ///
 /// Exact: returns `Some` whenever any combination of taps, type choices, pool mana and life
