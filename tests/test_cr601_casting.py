@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import mtgsim
-from conftest import X_DRAW, add_hand, full_state, new_game, redefine, state, untouched, with_libraries
+from conftest import X_DRAW, add_hand, full_state, new_game, redefine, rejected, state, untouched, with_libraries
 
 EMPTY_POOL = {"W": 0, "U": 0, "B": 0, "R": 0, "G": 0, "C": 0}
 
@@ -795,3 +795,23 @@ def test_the_property_positions_offer_real_casts():  # guards the property test 
         except mtgsim.IllegalActionError:
             outcomes[timing] = "illegal"
     assert outcomes == {"main": "cast", "combat": "illegal", "stack": "illegal", "opponent_priority": "illegal", "opponent_turn": "illegal"}
+
+
+def test_a_card_with_no_mana_cost_is_cast_only_without_paying_it():  # CR 202.1b, 118.6, 118.6a
+    db = mtgsim.CardDB()
+    db.add([{"name": "Costless Vision", "mana_cost": "", "type_line": "Sorcery", "rules": {"spell": [{"draw": {"count": 3}}]}}])
+    g = mtgsim.Game(2, 1, db=db)
+    for p in (0, 1):
+        g.set_policy(p, "first")
+        g.add_cards(p, "library", ["Island"] * 10)
+    (c,) = g.add_cards(0, "hand", ["Costless Vision"])
+    assert db["Costless Vision"].mana_cost == "" and db["Ornithopter"].mana_cost == "{0}"
+    # It was cast for {0}: no mana cost is an unpayable cost.
+    with rejected(g, mtgsim.CannotPayError, match="no mana cost, which is an unpayable cost"):
+        g.cast(c)
+    with pytest.raises(mtgsim.CannotPayError, match="unpayable"):
+        g.cost_of(c)
+    assert not any(a["action"] == "cast" for a in g.priority_actions())
+    spell = g.cast(c, without_paying=True)  # an alternative cost casts it (CR 118.6a)
+    g.resolve_top()
+    assert spell is not None and len(g.hand(0)) == 3 and len(g.graveyard(0)) == 1

@@ -652,8 +652,8 @@ def test_x_beyond_a_million_is_refused_and_a_cost_never_wraps():  # CR 601.2f, 1
     assert g.cost_of(bolt) == ("{4294967295}{R}", False)
 
 
-def test_a_mana_cost_number_is_digits_only_and_at_most_a_million():  # CR 107.4, 202.1
-    for cost, words in [("{+1}", "not a color"), ("{+0}{U}", "not a color"), ("{1000001}", "absurdly large"), ("{4294967296}", "absurdly large"), ("{01}", "leading zero")]:
+def test_a_mana_cost_number_is_digits_only_and_at_most_a_million_and_snow_is_refused():  # CR 107.4, 107.4h, 202.1
+    for cost, words in [("{+1}", "not a color"), ("{+0}{U}", "not a color"), ("{1000001}", "absurdly large"), ("{4294967296}", "absurdly large"), ("{01}", "leading zero"), ("{S}{U}", "snow mana, CR 107.4h")]:
         with pytest.raises(errors.MalformedCostError, match=re.escape(words)):
             mtgsim.CardDef("Bad", cost, "Instant")
     assert mtgsim.CardDef("Big", "{1000000}", "Instant").mana_value == 10**6

@@ -61,6 +61,18 @@ enum BaseCost {
 }
 
 impl BaseCost {
+    /// CR 202.1b, 118.6: a card with no mana cost (not even {0}) can't be cast by paying it;
+    /// only an alternative cost (flashback, "without paying its mana cost") casts it.
+    fn check_payable(self, def: &crate::card::CardDef) -> Result<()> {
+        if matches!(self, BaseCost::ManaCost) && def.mana_cost.is_empty() {
+            return Err(Error::CannotPay(format!(
+                "{} has no mana cost, which is an unpayable cost (CR 202.1b, 118.6): it can be cast only without paying its mana cost",
+                def.name
+            )));
+        }
+        Ok(())
+    }
+
     fn symbols(self, def: &crate::card::CardDef) -> &[ManaSymbol] {
         match self {
             BaseCost::ManaCost => def.mana_cost.symbols(),
@@ -203,6 +215,7 @@ impl Game {
         } else {
             BaseCost::ManaCost
         };
+        base.check_payable(&def)?;
         let has_x = base.symbols(&def).contains(&ManaSymbol::X);
         let (granted, increase, reduction) = self.spell_cost_statics(caster, &def);
         let printed_kickers = def.rules.kicker.len();
@@ -729,7 +742,9 @@ impl Game {
         crate::game::check_count(i64::from(x), "X")?;
         let (granted, up, down) = self.spell_cost_statics(p, def);
         check_kicks(&def.name, def.rules.kicker.iter().chain(&granted), def.rules.kicker.len() + granted.len(), kicks)?;
-        let printed = if self.casts_with_flashback(slot) { BaseCost::Flashback } else { BaseCost::ManaCost }.symbols(def);
+        let base = if self.casts_with_flashback(slot) { BaseCost::Flashback } else { BaseCost::ManaCost };
+        base.check_payable(def)?;
+        let printed = base.symbols(def);
         let x_kick_paid = def.rules.kicker.iter().chain(&granted).zip(kicks).any(|(k, &n)| n > 0 && k.cost.symbols().contains(&ManaSymbol::X));
         if x > 0 && !printed.contains(&ManaSymbol::X) && !x_kick_paid {
             let x_kicker = def.rules.kicker.iter().chain(&granted).any(|k| k.cost.symbols().contains(&ManaSymbol::X));

@@ -30,8 +30,8 @@
 //!   either color and `{2/W}` one white or two of any type (107.4e); `{W/P}` and `{W/U/P}` take
 //!   one mana of a listed color or 2 life (107.4f), and life can be paid only while the total
 //!   paid stays within the life available (119.4; 0 life can always be paid, 119.4b).
-//! * `{S}` is treated as one generic mana: snow sources are not modelled here, so a caller
-//!   that cares must check snow itself (CR 107.4h).
+//! * `{S}` (one mana from a snow source, CR 107.4h) is refused when a cost is parsed: which
+//!   mana a snow source made isn't tracked, and paying it with any mana would be wrong.
 //!
 //! # Preferences (when several payments are legal)
 //!
@@ -553,7 +553,7 @@ pub fn max_affordable(base: &CostToPay, per_kick: &[ManaSymbol], pool: &ManaPool
 // ---------------------------------------------------------------------------------------------
 // Fast path: only generic, {C} and single-color symbols, every source makes one type.
 
-/// Needed mana by type and generic total, if the cost has only generic, `{X}`, `{S}`, `{C}`
+/// Needed mana by type and generic total, if the cost has only generic, `{X}`, `{C}`
 /// and single-color symbols.
 #[inline]
 fn simple_needs(cost: &CostToPay) -> Option<([u64; 6], u64)> {
@@ -563,7 +563,6 @@ fn simple_needs(cost: &CostToPay) -> Option<([u64; 6], u64)> {
         match *s {
             ManaSymbol::Generic(n) => generic += n as u64,
             ManaSymbol::X => generic += cost.x as u64,
-            ManaSymbol::Snow => generic += 1,
             ManaSymbol::Colored(c) => need[c as usize] += 1,
             ManaSymbol::Colorless => need[COLORLESS] += 1,
             _ => return None,
@@ -889,7 +888,6 @@ fn analyse(cost: &CostToPay) -> Analysis {
         match *s {
             ManaSymbol::Generic(n) => a.generic += n as u64,
             ManaSymbol::X => a.generic += cost.x as u64,
-            ManaSymbol::Snow => a.generic += 1,
             ManaSymbol::Colored(c) => a.fixed.add(bit(c), 1),
             ManaSymbol::Colorless => a.fixed.add(1 << COLORLESS, 1),
             ManaSymbol::Hybrid(x, y) => a.fixed.add(bit(x) | bit(y), 1),
@@ -1337,7 +1335,6 @@ mod tests {
         match s {
             ManaSymbol::Generic(n) => vec![(None, n as u64, 0)],
             ManaSymbol::X => vec![(None, x as u64, 0)],
-            ManaSymbol::Snow => vec![(None, 1, 0)],
             ManaSymbol::Colored(k) => vec![(c(k), 0, 0)],
             ManaSymbol::Colorless => vec![(Some(COLORLESS), 0, 0)],
             ManaSymbol::Hybrid(a, b) => vec![(c(a), 0, 0), (c(b), 0, 0)],
@@ -1595,13 +1592,6 @@ mod tests {
     }
 
     #[test]
-    fn snow_is_treated_as_generic() {
-        // CR 107.4h needs a snow source; snow is not modelled, so {S} pays like {1}.
-        let p = solve(&cost("{S}{G}"), &ManaPool::new(), &[land(1, G), land(2, U)]).unwrap();
-        assert_eq!(p.taps.len(), 2);
-    }
-
-    #[test]
     fn pool_used_before_sources_and_leftover_reported() {
         // CR 601.2g-h, 118.3a: mana already in the pool pays first; the rest stays.
         let sources = [land(1, R)];
@@ -1808,7 +1798,7 @@ mod tests {
         let n_syms = rng.below(6) as usize;
         let mut symbols = Vec::new();
         for _ in 0..n_syms {
-            symbols.push(match rng.below(12) {
+            symbols.push(match rng.below(11) {
                 0 | 1 => ManaSymbol::Generic(rng.below(3) as u32),
                 2..=4 => ManaSymbol::Colored(color(rng)),
                 5 => ManaSymbol::Colorless,
@@ -1819,11 +1809,10 @@ mod tests {
                 }
                 8 => ManaSymbol::TwoHybrid(color(rng)),
                 9 => ManaSymbol::Phyrexian(color(rng)),
-                10 => {
+                _ => {
                     let (a, b) = two_colors(rng);
                     ManaSymbol::HybridPhyrexian(a, b)
                 }
-                _ => ManaSymbol::Snow,
             });
         }
         let life = [-1, 0, 1, 2, 3, 4, 5, 20][rng.below(8) as usize];
