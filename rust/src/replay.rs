@@ -122,19 +122,6 @@ impl Game {
             if at.pending && goes_on(&g) {
                 g.play(Until::GameOver, u64::MAX)?;
             }
-            // Played back to the same action, it stands where the recorded game stood.
-            if let Some((turn, step, over)) = replay.stood {
-                if (g.turn, g.step, g.is_over()) != (turn, step, over) {
-                    return Err(invalid(format!(
-                        "the replay doesn't fit the game: it stood at turn {turn}, {}{}, but plays back to turn {}, {}{}",
-                        step.name(),
-                        if over { " (over)" } else { "" },
-                        g.turn,
-                        g.step.name(),
-                        if g.is_over() { " (over)" } else { "" }
-                    )));
-                }
-            }
         } else if let Some((turn, step, over)) = replay.stood {
             while (over || (g.turn, g.step) < (turn, step)) && goes_on(&g) {
                 g.play_one()?;
