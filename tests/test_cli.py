@@ -221,3 +221,14 @@ def test_long_runs_are_played_in_chunks_short_enough_to_interrupt() -> None:
     seen: list[int] = []
     mtgsim.simulate(games=40_000, seed=1, keep_games=False, progress=lambda done, total: seen.append(done))
     assert seen[-1] == 40_000 and max(b - a for a, b in zip([0, *seen], seen)) <= 10_000
+
+
+def test_json_and_plot_leading_to_the_same_file_through_a_link_are_refused(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    pytest.importorskip("matplotlib")
+    monkeypatch.setattr("mtgsim.sim.simulate", _no_games)
+    real, link = tmp_path / "real.png", tmp_path / "link.png"
+    real.write_bytes(b"")
+    link.symlink_to(real)
+    with pytest.raises(SystemExit) as e:
+        main(["simulate", "--quiet", "--games", "5", "--json", str(link), "--plot", str(real)])
+    assert str(e.value.code).startswith("mtgsim simulate: --json and --plot are the same file")

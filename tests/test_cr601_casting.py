@@ -812,6 +812,23 @@ def test_a_card_with_no_mana_cost_is_cast_only_without_paying_it():  # CR 202.1b
     with pytest.raises(mtgsim.CannotPayError, match="unpayable"):
         g.cost_of(c)
     assert not any(a["action"] == "cast" for a in g.priority_actions())
+    assert g.run_batch([mtgsim.Op.cost_of(c)], 1).operations == 1  # priced as unpayable, no error
     spell = g.cast(c, without_paying=True)  # an alternative cost casts it (CR 118.6a)
     g.resolve_top()
     assert spell is not None and len(g.hand(0)) == 3 and len(g.graveyard(0)) == 1
+
+
+def test_flashback_casts_a_card_with_no_mana_cost_even_where_a_permission_applies():  # CR 118.6, 702.34a
+    # The permission casts for the mana cost, which this card can't pay: flashback is the way.
+    db = mtgsim.CardDB()
+    db.add([{"name": "Costless Echo", "mana_cost": "", "type_line": "Sorcery", "oracle_text": "Draw a card.\nCycling {2}\nFlashback {U}", "rules": {"spell": [{"draw": {"count": 1}}]}}])
+    g = mtgsim.Game(2, 1, db=db)
+    for p in (0, 1):
+        g.set_policy(p, "manual")
+        g.add_cards(p, "library", ["Island"] * 10)
+    g.advance_to("precombat_main")
+    me = g.priority_player
+    g.add_cards(me, "battlefield", ["Island", "Island", "Abandoned Sarcophagus"])
+    (c,) = g.add_cards(me, "graveyard", ["Costless Echo"])
+    assert {"action": "cast", "card": c} in g.priority_actions()
+    assert g.cost_of(c) == ("{U}", True)

@@ -657,3 +657,8 @@ def test_a_mana_cost_number_is_digits_only_and_at_most_a_million_and_snow_is_ref
         with pytest.raises(errors.MalformedCostError, match=re.escape(words)):
             mtgsim.CardDef("Bad", cost, "Instant")
     assert mtgsim.CardDef("Big", "{1000000}", "Instant").mana_value == 10**6
+
+
+def test_the_mana_value_of_a_cost_with_thousands_of_symbols_saturates():  # CR 202.3
+    big = mtgsim.CardDef("Big", "{1000000}" * 4295, "Instant")  # 4.295e9 in all: past 32 bits
+    assert big.mana_value == 2**32 - 1  # it wrapped to 32704

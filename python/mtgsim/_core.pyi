@@ -365,7 +365,8 @@ class Op:
         """The players' policies play until the current turn ends."""
     @staticmethod
     def cost_of(card: int, kick: bool | int | Sequence[bool | int] | None = None) -> Op:
-        """Computes the total cost and whether it can be paid, without casting."""
+        """Computes the total cost and whether it can be paid, without casting (a card with no
+        mana cost can't be)."""
     def __eq__(self, value: object, /) -> bool: ...
     def __reduce__(self) -> tuple[Any, tuple[str]]: ...
     @staticmethod
@@ -583,7 +584,9 @@ class Game:
     def play(self, until: str | int = "game_over", *, max_actions: int = 1000000) -> None:
         """Plays on: whoever has priority chooses an action (pass, play a land, cast a spell,
         activate an ability) with their policy; a manual player stops the game at an "action" decision. ``until``:
-        "game_over", "end_of_turn", a step name (its next beginning) or a turn number."""
+        "game_over", "end_of_turn", a step name (its next beginning) or a turn number. A play
+        that fails part-way (a script's or a Python callback's wrong answer, strict mode) is
+        undone whole and raises (CR 733)."""
     def priority_actions(self) -> list[dict[str, Any]]:
         """What the player with priority can do now: pass, lands to play, spells to cast (from
         hand, or the graveyard with a permission), abilities to activate."""
@@ -634,7 +637,8 @@ class Game:
     def cost_of(self, card: int, *, kick: bool | int | Sequence[bool | int] | None = None, x: int = 0) -> tuple[str, bool]:
         """The total cost of casting ``card`` now (CR 601.2f) and whether its owner can pay it:
         the mana, and an additional "discard a card" cost if it has one. Kicks the spell can't
-        take raise InvalidArgumentError, as ``cast`` would."""
+        take raise InvalidArgumentError, as ``cast`` would; a card with no mana cost (not even
+        ``{0}``) raises CannotPayError, as its cost can't be paid (CR 118.6)."""
     def power_toughness(self, id: int) -> tuple[int, int]: ...
     def gained_keywords(self, id: int) -> list[str]:
         """Keywords the object has gained until end of turn ("first strike", "hexproof",

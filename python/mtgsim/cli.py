@@ -160,7 +160,8 @@ def run_simulate(args: argparse.Namespace) -> int:
     if args.plot is not None:
         _check_output("--plot", args.plot)
         plot_format = _plot_format(args.plot)
-        if args.json not in (None, "-") and os.path.abspath(args.json) == os.path.abspath(args.plot):
+        # Compared where they lead: the files are written through links.
+        if args.json not in (None, "-") and target(args.json) == target(args.plot):
             raise SystemExit(f"mtgsim simulate: --json and --plot are the same file, {args.plot}")
     show = sys.stderr.isatty() and args.games >= 20_000 and not args.quiet
     # A bad deck file or deck line: say which and what, no traceback.

@@ -132,7 +132,11 @@ impl Game {
             Op::ResolveTop => self.resolve_top()?,
             Op::PlayTurn => self.play(crate::play::Until::EndOfTurn, 100_000)?,
             Op::CostOf { card, kicks } => {
-                let (_, payable) = self.cost_of(*card, kicks, 0)?;
+                let payable = match self.cost_of(*card, kicks, 0) {
+                    Ok((_, payable)) => payable,
+                    Err(crate::error::Error::CannotPay(_)) => false, // no mana cost: unpayable (CR 118.6)
+                    Err(e) => return Err(e),
+                };
                 Progress::Done(if payable { vec![*card] } else { Vec::new() })
             }
         })

@@ -412,7 +412,7 @@ impl CardDef {
         let explicit_rules = has_rules || !rules.is_empty();
         Ok(CardDef {
             mana_value: mana_cost.mana_value(),
-            least_mana: mana_cost.symbols().iter().map(|s| s.least_mana()).sum(),
+            least_mana: mana_cost.symbols().iter().fold(0u32, |total, s| total.saturating_add(s.least_mana())),
             mana: ManaProfile::of(&subtypes, &rules),
             subtypes,
             rules,

@@ -775,7 +775,9 @@ impl Game {
     /// [`Game::cast`] with `flashback` chooses explicitly).
     pub(crate) fn casts_with_flashback(&self, slot: u32) -> bool {
         let o = &self.objects[slot as usize];
-        o.zone.kind == ZoneKind::Graveyard && o.flags & crate::object::Object::FLASHBACK != 0 && !self.may_cast_from_graveyard(o.owner, self.def_of_slot(slot))
+        let def = self.def_of_slot(slot);
+        // A permission is for the mana cost, which a card without one can't pay (CR 118.6).
+        o.zone.kind == ZoneKind::Graveyard && o.flags & crate::object::Object::FLASHBACK != 0 && (def.mana_cost.is_empty() || !self.may_cast_from_graveyard(o.owner, def))
     }
 
     /// Whether the spell or permanent was kicked (CR 702.33d), and how: Ertai's Trickery and

@@ -219,7 +219,8 @@ impl ManaCost {
 
     /// Mana value (CR 202.3): the total of the symbols, X counting 0.
     pub fn mana_value(&self) -> u32 {
-        self.symbols.iter().map(|s| s.mana_value()).sum()
+        // Saturating: each {N} is at most a million, but a cost may have thousands of them.
+        self.symbols.iter().fold(0u32, |total, s| total.saturating_add(s.mana_value()))
     }
 
     /// The colors of the mana symbols (CR 202.2).
