@@ -579,6 +579,20 @@ def test_codes_for_objects_that_dont_exist_are_invalid_and_change_nothing() -> N
     assert snapshot(g) == before
 
 
+def test_a_code_for_a_player_the_game_doesnt_have_is_invalid() -> None:
+    # A space for four players decoded "target player 3" in a two-player game (take refused it).
+    g, _ = stalled_game()
+    wide = mtgsim.ActionSpace(g.action_space(0).slots, 4)
+    first_player_code = 4 + 4 * wide.slots + 4 * wide.slots
+    assert wide.decode(first_player_code + 1, g).text == "target player 1"
+    before = snapshot(g)
+    with pytest.raises(mtgsim.InvalidArgumentError, match="names player 3, which this game doesn't have"):
+        wide.decode(first_player_code + 3, g)
+    with pytest.raises(mtgsim.InvalidArgumentError, match="which this game doesn't have"):
+        g.take(first_player_code + 3, wide)
+    assert snapshot(g) == before
+
+
 def test_a_space_too_small_for_the_game_is_an_error() -> None:
     g, _ = stalled_game()
     small = mtgsim.ActionSpace(10, 2)

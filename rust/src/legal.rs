@@ -163,7 +163,13 @@ impl ActionSpace {
                 let k = c - Self::FIXED - 4 * n;
                 LegalAction::Priority { action: PriorityAction::Activate { source: id(k / Self::ABILITIES)?, index: (k % Self::ABILITIES) as u16 } }
             }
-            c if c < p + self.players as u32 => LegalAction::PickPlayer { player: (c - p) as u8 },
+            c if c < p + self.players as u32 => {
+                let player = c - p;
+                if player as usize >= g.num_players() {
+                    return Err(invalid(format!("action code {code} names player {player}, which this game doesn't have (it has {})", g.num_players())));
+                }
+                LegalAction::PickPlayer { player: player as u8 }
+            }
             c if c < p + self.players as u32 + Self::MODES => LegalAction::PickMode { mode: c - p - self.players as u32 },
             c => LegalAction::Number { n: c - p - self.players as u32 - Self::MODES },
         })
