@@ -578,14 +578,15 @@ impl CastProc {
                     g.fill_mana_sources(self.caster, &mut sources);
                     let pool = g.players[self.caster as usize].pool;
                     let outcome = self.pay_outcome(g, &cost, &pool, &sources);
-                    let min = crate::payment::fewest_sources(&cost, &pool, &sources);
+                    // Worked out only when the player is asked (this is every cast's path).
+                    let min = if matches!(outcome, Err(PayStop::Ask(_))) { crate::payment::fewest_sources(&cost, &pool, &sources) } else { 0 };
                     g.source_buf = sources;
                     let payment = match outcome {
                         Ok(p) => p,
                         Err(PayStop::Fail(e)) => return Step::Fail(e),
                         Err(PayStop::Ask(options)) => {
                             let max = options.len() as u32;
-                            return self.ask(Purpose::PayMana, Choice::Cards { options, min: min.min(max), max });
+                            return self.ask(Purpose::PayMana, Choice::Cards { options, min, max });
                         }
                     };
                     self.commit(g, &payment);

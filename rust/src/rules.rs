@@ -53,13 +53,13 @@ impl<'de> Deserialize<'de> for Amount {
         impl<'de> Visitor<'de> for AmountVisitor {
             type Value = Amount;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                write!(f, "{} or a number read from the game (\"x\", \"kicks\", ...)", card_number::EXPECTED)
+                write!(f, "{} or a number read from the game (\"x\", \"kicks\", ...)", card_number::expected(false))
             }
             fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<Amount, E> {
-                card_number::in_range(i128::from(n)).map(|n| Amount::Fixed(n as u32))
+                card_number::in_range(i128::from(n), false).map(|n| Amount::Fixed(n as u32))
             }
             fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<Amount, E> {
-                card_number::in_range(i128::from(n)).map(|n| Amount::Fixed(n as u32))
+                card_number::in_range(i128::from(n), false).map(|n| Amount::Fixed(n as u32))
             }
             fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Amount, E> {
                 Dynamic::deserialize(s.into_deserializer()).map(Amount::Dynamic)
@@ -82,42 +82,34 @@ pub(crate) mod card_number {
 
     use crate::game::MAX_COUNT;
 
-    pub(crate) const EXPECTED: &str = "a whole number from 0 to 1000000";
+    /// What a number must be: from 0 (or, `signed`, from -MAX_COUNT) to MAX_COUNT.
+    pub(crate) fn expected(signed: bool) -> String {
+        format!("a whole number from {} to {MAX_COUNT}", if signed { -MAX_COUNT } else { 0 })
+    }
 
-    pub(crate) fn in_range<E: Error>(n: i128) -> Result<i64, E> {
-        if (0..=i128::from(MAX_COUNT)).contains(&n) {
+    /// `n` if it is in range, else an error saying what it must be.
+    pub(crate) fn in_range<E: Error>(n: i128, signed: bool) -> Result<i64, E> {
+        let low = if signed { -MAX_COUNT } else { 0 };
+        if (i128::from(low)..=i128::from(MAX_COUNT)).contains(&n) {
             Ok(n as i64)
         } else {
-            Err(E::custom(format!("{n} is out of range: expected {EXPECTED}")))
+            Err(E::custom(format!("{n} is out of range: expected {}", expected(signed))))
         }
     }
 
-    /// Reads a number from `min` to MAX_COUNT.
+    /// Reads a whole number in range (see [`in_range`]).
     fn read<'de, D: Deserializer<'de>>(d: D, signed: bool) -> Result<i64, D::Error> {
         struct NumberVisitor(bool);
-        impl NumberVisitor {
-            fn check<E: Error>(&self, n: i128) -> Result<i64, E> {
-                if self.0 {
-                    in_range::<E>(n.abs()).map(|_| n as i64).map_err(|_| E::custom(format!("{n} is out of range: expected a whole number from -{MAX_COUNT} to {MAX_COUNT}")))
-                } else {
-                    in_range(n)
-                }
-            }
-        }
         impl Visitor<'_> for NumberVisitor {
             type Value = i64;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                if self.0 {
-                    write!(f, "a whole number from -{MAX_COUNT} to {MAX_COUNT}")
-                } else {
-                    f.write_str(EXPECTED)
-                }
+                f.write_str(&expected(self.0))
             }
             fn visit_u64<E: Error>(self, n: u64) -> Result<i64, E> {
-                self.check(i128::from(n))
+                in_range(i128::from(n), self.0)
             }
             fn visit_i64<E: Error>(self, n: i64) -> Result<i64, E> {
-                self.check(i128::from(n))
+                in_range(i128::from(n), self.0)
             }
         }
         d.deserialize_any(NumberVisitor(signed))
