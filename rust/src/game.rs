@@ -1183,6 +1183,10 @@ impl Game {
             return false;
         }
         if self.players.iter().filter(|st| st.lost.is_none()).count() >= 2 {
+            // Usually nobody has lost since the last check: nothing to allocate or look at.
+            if self.losers.iter().all(|&(p, _)| self.players[p as usize].left) {
+                return false;
+            }
             let left: Vec<u8> = self.losers.iter().map(|&(p, _)| p).filter(|&p| !self.players[p as usize].left).collect();
             if left.is_empty() {
                 return false;
