@@ -1099,6 +1099,23 @@ def test_knowledge_and_power_pays_2_to_deal_2_whenever_you_scry() -> None:  # CR
     assert names(g, g.graveyard(1)) == ["Grizzly Bears"]
 
 
+@covers("Knowledge and Power")
+def test_knowledge_and_power_reads_current_oracle_any_target_so_a_planeswalker_can_be_hit() -> None:  # CR 115.4, 120.3c
+    # The pool's text says "target creature or player" (pre-2018 templating); current Oracle
+    # says "any target", which includes planeswalkers.
+    g = with_libraries(new_game())
+    g.add_cards(0, "battlefield", ["Knowledge and Power", "Mountain", "Mountain"])
+    (jace,) = g.add_cards(1, "battlefield", ["Jace, Wielder of Mysteries"])
+    g.add_counters(jace, "loyalty", 4)  # add_cards applies no "enters" effects
+    g.scry(0, 1)
+    scry_all_bottom(g)
+    assert jace in g.pending.options
+    g.answer([jace])
+    g.resolve_top()
+    g.answer(True)
+    assert g.object(jace).counters == {"loyalty": 2}  # damage to a planeswalker removes loyalty (CR 120.3c)
+
+
 @covers("Nimrodel Watcher")
 def test_nimrodel_watcher_gets_plus_1_and_cant_be_blocked_once_each_turn() -> None:  # CR 603.2
     g = with_libraries(new_game())
