@@ -814,9 +814,6 @@ class RefGame:
     def name(self, obj_id: int) -> str:
         return self.objects[self._slot_of(self._check_id(obj_id))].card.name
 
-    def object_ids(self) -> list[int]:
-        return [o.id for o in self.objects]
-
     def all_zone_ids(self) -> list[int]:
         """Every object id found in some zone (each object must appear exactly once)."""
         ids = []
@@ -1043,6 +1040,13 @@ class RefGame:
                 self._run()
                 self._output = []
                 return
+        # Another player's decision goes on without what left (game.rs drop_departed); a search
+        # asks for no more cards than are left to find.
+        if self.outcome is None and not theirs and self.pending is not None and self.pending.kind == "choose_cards":
+            d = self.pending
+            d.options = [o for o in d.options if self._exists(o)]
+            if d.purpose == "search":
+                d.min, d.max = min(d.min, len(d.options)), min(d.max, len(d.options))
         # Otherwise the action in progress stops if the decision was the leaver's or the game ended.
         if self.outcome is not None or theirs:
             self._frames, self.pending, self._answer, self._output = [], None, None, []
@@ -1499,6 +1503,13 @@ class RefGame:
         if isinstance(obj_id, int) and obj_id < 0:
             raise NoSuchObjectError(str(obj_id))
         return obj_id
+
+    def _exists(self, obj_id: int) -> bool:
+        try:
+            self._slot_of(obj_id)
+        except NoSuchObjectError:
+            return False
+        return True
 
     def _slot_of(self, obj_id: int) -> int:
         if not isinstance(obj_id, int) or obj_id < 0:

@@ -462,6 +462,22 @@ def test_a_target_choice_no_longer_offers_a_player_or_permanent_that_left():  # 
     assert g.life(1) == 17
 
 
+@pytest.mark.parametrize("scripted", [False, True])
+def test_a_search_of_a_library_that_left_with_its_owner_finds_nothing(scripted):  # CR 701.23b, 800.4a
+    g = three_manual_players()
+    theirs, mine = len(g.library(1)), len(g.library(2))
+    if scripted:
+        g.script(1, [True])  # a script waiting: the engine can't run the action on inside concede
+    g.search(2, "card", library=1)
+    assert (g.pending.player, g.pending.min, len(g.pending.options)) == (2, 1, theirs)
+    g.concede(1)
+    if scripted:
+        # Still asked, but for nothing: the library's cards left the game with their owner.
+        assert (g.pending.player, g.pending.options, g.pending.min, g.pending.max) == (2, [], 0, 0)
+        g.answer([])
+    assert g.pending is None and g.hand(2) == [] and len(g.library(2)) == mine
+
+
 def test_a_triggers_target_is_chosen_afresh_when_an_opponent_leaves():  # CR 603.3d, 800.4a
     """Bloodhusk Ritualist kicked twice: "target opponent discards two cards". Player 1 leaves
     while player 0 chooses; player 2 is the only opponent left, chosen without asking."""

@@ -326,10 +326,17 @@ impl Decision {
     }
 
     /// Drops the options that are gone: objects that no longer exist and players who left the
-    /// game (CR 800.4a), so an answer naming one is refused.
+    /// game (CR 800.4a), so an answer naming one is refused. A search asks for no more cards
+    /// than are left to find: one of a library that left with its owner finds nothing.
     pub(crate) fn drop_departed(&mut self, exists: impl Fn(ObjId) -> bool, in_game: impl Fn(u8) -> bool) {
         match &mut self.choice {
-            Choice::Cards { options, .. } => options.retain(|&o| exists(o)),
+            Choice::Cards { options, min, max } => {
+                options.retain(|&o| exists(o));
+                if self.purpose == Purpose::Search {
+                    let left = options.len() as u32;
+                    (*min, *max) = ((*min).min(left), (*max).min(left));
+                }
+            }
             Choice::Targets { options, .. } => options.retain(|t| match *t {
                 TargetRef::Object(o) => exists(o),
                 TargetRef::Player(p) => in_game(p),
