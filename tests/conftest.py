@@ -88,12 +88,6 @@ def g2() -> mtgsim.Game:
     return new_game(2)
 
 
-@pytest.fixture
-def g3() -> mtgsim.Game:
-    """Three players, seed 0, all manual, empty zones."""
-    return new_game(3)
-
-
 # ----- casting, mana and the stack (test_cr601_*, test_cr106_*, test_cr702_33_*, test_cr117_*, test_cr305_*) -----
 
 

@@ -1,4 +1,4 @@
-"""CR 602 activated abilities through ``Game.activate``: costs (CR 118, 602.2h) of every kind the
+"""CR 602 activated abilities through ``Game.activate``: costs (CR 118, 601.2h via 602.2b) of every kind the
 card vocabulary has — mana, {T} (107.5, 302.6), {Q} (107.6), sacrificing the permanent itself or
 another permanent (701.21a), paying life (119.4), discarding a card (701.9), removing counters,
 loyalty (606) — X announced (107.3a, 601.2b), targets chosen on activation (601.2c) and checked
@@ -90,7 +90,7 @@ SAC_OUTLET_BEAR = {
 # ----- 602.2, 118: mana costs (Thrasios) --------------------------------------------------------------------
 
 
-def test_thrasios_pays_four_puts_its_ability_on_the_stack_and_a_land_goes_onto_the_battlefield_tapped():  # CR 602.2, 602.2h-i, 117.3c, 701.22
+def test_thrasios_pays_four_puts_its_ability_on_the_stack_and_a_land_goes_onto_the_battlefield_tapped():  # CR 602.2, 601.2h via 602.2b-i, 117.3c, 701.22
     g = new_game()
     bears, forest, island = g.add_cards(0, "library", ["Grizzly Bears", "Forest", "Island"])
     thrasios, *lands = g.add_cards(0, "battlefield", ["Thrasios, Triton Hero"] + ["Island"] * 5)
@@ -154,7 +154,7 @@ def test_thrasios_can_be_activated_again_and_again_at_instant_speed():  # CR 602
 # ----- 107.5, 302.6: {T}; 701.9: discarding a card as a cost (Fauna Shaman) ----------------------------------------
 
 
-def test_fauna_shaman_discards_a_creature_card_as_a_cost_and_finds_a_creature():  # CR 602.2h, 701.9, 701.23, 701.24
+def test_fauna_shaman_discards_a_creature_card_as_a_cost_and_finds_a_creature():  # CR 601.2h via 602.2b, 701.9, 701.23, 701.24
     g = new_game()
     lib = g.add_cards(0, "library", ["Island", "Hill Giant", "Lightning Bolt", "Ornithopter", "Forest"])
     shaman, forest = g.add_cards(0, "battlefield", ["Fauna Shaman", "Forest"])
@@ -203,7 +203,7 @@ def test_fauna_shaman_with_the_discard_given_up_front_asks_nothing():  # CR 601.
     assert g.hand(0) == [bolt] and len(g.library(0)) == 3 and g.stack() == []
 
 
-def test_fauna_shaman_needs_a_creature_card_an_untapped_shaman_and_green_mana():  # CR 118.3, 107.5, 602.2h, 733
+def test_fauna_shaman_needs_a_creature_card_an_untapped_shaman_and_green_mana():  # CR 118.3, 107.5, 601.2h via 602.2b, 733
     g = with_libraries(new_game(), 3)
     shaman, forest = g.add_cards(0, "battlefield", ["Fauna Shaman", "Forest"])
     (bolt,) = add_hand(g, 0, ["Lightning Bolt"])
@@ -247,7 +247,7 @@ def test_a_creature_that_just_arrived_cannot_use_a_tap_ability():  # CR 302.6, 6
 # ----- 107.6: {Q} ------------------------------------------------------------------------------------------
 
 
-def test_the_untap_symbol_untaps_the_permanent_as_a_cost():  # CR 107.6, 602.2h
+def test_the_untap_symbol_untaps_the_permanent_as_a_cost():  # CR 107.6, 601.2h via 602.2b
     g = with_libraries(new_game())
     (thopter,) = g.add_cards(0, "battlefield", ["Ornithopter"])
     g = redefine(g, "Ornithopter", UNTAPPER)
@@ -305,7 +305,7 @@ def test_a_creatures_mana_ability_waits_for_summoning_sickness_too():  # CR 302.
 # ----- 701.21a: sacrificing the permanent itself (Evolving Wilds) ---------------------------------------------
 
 
-def test_evolving_wilds_sacrifices_itself_and_puts_a_basic_land_onto_the_battlefield_tapped():  # CR 602.2h, 701.21a, 701.23, 701.24
+def test_evolving_wilds_sacrifices_itself_and_puts_a_basic_land_onto_the_battlefield_tapped():  # CR 601.2h via 602.2b, 701.21a, 701.23, 701.24
     g = new_game()
     lib = g.add_cards(0, "library", ["Grizzly Bears", "Island", "Canyon Slough", "Forest", "Wastes"])
     (wilds,) = g.add_cards(0, "battlefield", ["Evolving Wilds"])
@@ -519,7 +519,7 @@ def test_paying_life_needs_at_least_that_much_life(life, ok):  # CR 119.4, 118.3
     assert len(g.hand(0)) == 1 and g.stack() == [] and ab is not None
 
 
-def test_removing_counters_is_a_cost_that_needs_the_counters():  # CR 602.2h, 118.3, 122
+def test_removing_counters_is_a_cost_that_needs_the_counters():  # CR 601.2h via 602.2b, 118.3, 122
     g = with_libraries(new_game(), 5)
     picker, mountain = g.add_cards(0, "battlefield", ["Wicker Picker", "Mountain"])
     g = redefine(g, "Wicker Picker", BATTERY)
@@ -546,7 +546,7 @@ def test_removing_counters_is_a_cost_that_needs_the_counters():  # CR 602.2h, 11
 # ----- 606: loyalty abilities (Jace, Wielder of Mysteries) -----------------------------------------------------
 
 
-def test_jace_plus_one_adds_loyalty_as_its_cost_then_target_player_mills_two_and_you_draw():  # CR 606.4, 602.2h, 701.17
+def test_jace_plus_one_adds_loyalty_as_its_cost_then_target_player_mills_two_and_you_draw():  # CR 606.4, 601.2h via 602.2b, 701.17
     g, jace = jace_game()
     g.clear_events()
     assert g.activate(jace) is None

@@ -887,7 +887,7 @@ def test_an_activation_waiting_for_a_decision_can_be_cancelled():  # CR 733, Gam
         g.cancel()
 
 
-def test_fauna_shamans_cost_paid_into_the_graveyard_under_the_variant_is_fine():  # CR 701.9c, 602.2h
+def test_fauna_shamans_cost_paid_into_the_graveyard_under_the_variant_is_fine():  # CR 701.9c, 601.2h via 602.2b
     g, shaman, bears = fauna_shaman_game()
     g.activate(shaman, 0)
     (ab,) = g.answer(False)
@@ -916,7 +916,7 @@ def test_the_costs_variant_also_offers_a_spells_additional_discard():  # CR 701.
 
 
 @pytest.mark.parametrize("to_library", [True, False])
-def test_the_costs_variant_also_offers_cyclings_own_discard(to_library):  # CR 701.9c, 702.29a, 602.2h
+def test_the_costs_variant_also_offers_cyclings_own_discard(to_library):  # CR 701.9c, 702.29a, 601.2h via 602.2b
     g = with_libraries(new_game(), 5, "Plains")
     g.add_cards(0, "battlefield", ["Library of Leng", "Island", "Island"])
     (sanity,) = add_hand(g, 0, ["Fractured Sanity"])  # Cycling {1}{U}; "when you cycle": each opponent mills four

@@ -349,7 +349,7 @@ def test_typecycling_searches_for_a_card_of_its_type_reveals_it_and_shuffles(car
     ab = g.cycle(c)
     (gy,) = g.graveyard(0)
     assert g.stack() == [ab] and g.name(ab) == card and all(g.object(x).tapped for x in lands)
-    # Activated once its costs are paid (CR 602.2i): the discard and the cycle come first.
+    # Activated once its costs are paid (CR 601.2i via 602.2b): the discard and the cycle come first.
     assert activations(g.events)[-1]["cycling"] is True and g.events[-1]["kind"] == "ability_activated"
     assert {"kind": "cycled", "player": 0, "card": gy} in g.events
     g.clear_events()
@@ -604,7 +604,7 @@ def test_cycle_or_discard_triggers_once_per_cycle():  # CR 702.29d
 # ----- findings (see /work/notes/findings_cycling.md) ----------------------------------------------------------
 
 
-def test_the_ability_is_activated_only_after_all_its_costs_are_paid():  # CR 602.2h, 602.2i, 601.2i
+def test_the_ability_is_activated_only_after_all_its_costs_are_paid():  # CR 601.2h, 601.2i (via 602.2b)
     g, c, _, _ = cycling_game("Street Wraith")
     g.clear_events()
     ab = g.cycle(c)

@@ -82,6 +82,7 @@ def test_bad_batches_are_clear_errors(kwargs: dict[str, object], match: str) -> 
 def test_step_takes_integer_codes_only() -> None:
     b = mtgsim.GameBatch(mtgsim.EXAMPLE_DECKS, games=2, seed=1)
     before = [b.game(i).to_json() for i in range(2)]
-    with pytest.raises(mtgsim.InvalidArgumentError, match="integers"):
-        b.step([3.0, 3.7])
+    for codes in ([3.0, 3.7], [True, 3]):  # a bool is not code 1 ("yes"), as in the envs
+        with pytest.raises(mtgsim.InvalidArgumentError, match="integer code"):
+            b.step(codes)
     assert [b.game(i).to_json() for i in range(2)] == before

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import mtgsim
-from mtgsim.sim import EXAMPLE_DECKS
+from mtgsim.sim import EXAMPLE_DECKS, MAX_TURNS
 
 
 def test_results_are_numpy_columns_one_row_per_game() -> None:
@@ -101,6 +101,17 @@ def test_bad_input_is_a_clear_error(kwargs: dict[str, object], match: str) -> No
     # Every one an mtgsim error (InvalidArgumentError is a ValueError too), never an OverflowError.
     with pytest.raises(mtgsim.MtgsimError, match=match):
         mtgsim.simulate(EXAMPLE_DECKS, **kwargs)  # type: ignore[arg-type]
+
+
+def test_the_turn_limit_python_checks_is_the_engines() -> None:
+    from mtgsim._core import _simulate
+
+    decks, names = [list(d) for d in EXAMPLE_DECKS], ["goldfish"] * 2
+    assert mtgsim.simulate(EXAMPLE_DECKS, 1, max_turns=MAX_TURNS).turns[0] <= MAX_TURNS + 1
+    with pytest.raises(mtgsim.InvalidArgumentError, match=f"from 1 to {MAX_TURNS}, not {MAX_TURNS + 1}"):
+        mtgsim.simulate(EXAMPLE_DECKS, 1, max_turns=MAX_TURNS + 1)
+    with pytest.raises(mtgsim.InvalidArgumentError, match=f"from 1 to {MAX_TURNS}, not {MAX_TURNS + 1}"):
+        _simulate(decks, 0, names, MAX_TURNS + 1, 0, 1, 1, 20, 7, None, [], [])  # the engine's own check
 
 
 def test_numpy_integers_are_plain_numbers_in_the_result() -> None:

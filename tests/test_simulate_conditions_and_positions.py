@@ -4,6 +4,8 @@ path, and the goldfish policy's choices (cycling when it lacks lands or spells, 
 
 from __future__ import annotations
 
+import pathlib
+import re
 from typing import Any
 
 import numpy as np
@@ -11,7 +13,7 @@ import pytest
 
 import mtgsim
 from mtgsim import Decision, Game
-from mtgsim.sim import EXAMPLE_DECKS
+from mtgsim.sim import CONDITIONS, EXAMPLE_DECKS
 
 COLUMNS = ("winner", "finished", "turns", "loss", "life", "library", "graveyard", "milled", "spells", "kicks", "cycles", "lands", "stopped", "recorded")
 
@@ -52,6 +54,19 @@ def test_the_first_stop_condition_that_holds_is_reported() -> None:
     r = mtgsim.simulate(EXAMPLE_DECKS, 20, seed=1, stop=["turn:4", "turn:2"])
     assert (r.stopped == 1).all() and (r.turns == 2).all()
     assert r.summary()["stopped"] == {"turn:4": 0, "turn:2": 20}
+
+
+def test_the_documented_conditions_are_the_engines_and_each_parses() -> None:
+    # mtgsim.sim.CONDITIONS, the Game.holds docstring and the engine's own list are one list.
+    with pytest.raises(mtgsim.InvalidArgumentError) as err:
+        Game(2).holds("bogus")
+    assert str(err.value).endswith("(conditions: " + ", ".join(CONDITIONS) + ")")
+    stub = pathlib.Path(mtgsim.__file__).with_name("_core.pyi").read_text()
+    doc = " ".join(stub.split("def holds(", 1)[1].split('"""')[1].split())
+    assert re.findall(r'"([a-z_]+:[PN:]+)"', doc) == list(CONDITIONS)
+    g = Game(2)
+    for c in CONDITIONS:
+        assert isinstance(g.holds(c.replace("P", "1").replace("N", "3")), bool)
 
 
 def test_conditions_agree_with_game_holds() -> None:

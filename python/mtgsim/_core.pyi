@@ -309,7 +309,7 @@ class ActionSpace:
     """A fixed numbering of every action a game configuration can offer. Layout (N = slots, P =
     players): 0 done, 1 yes, 2 no, 3 pass; pick object slot s: 4+s; put slot s on the bottom:
     4+N+s; play land from slot s: 4+2N+s; cast slot s: 4+3N+s; activate ability i (< 4) of slot
-    s: 4+4N+4s+i; then pick player p, mode m (< 16), number n (< 64)."""
+    s: 4+4N+4s+i; then pick player p, mode m (< 16), number n (<= 64)."""
 
     def __new__(cls, slots: int, players: int) -> ActionSpace: ...
     @property
@@ -622,8 +622,8 @@ class Game:
     def set_auto_pay(self, player: int, on: bool) -> None:
         """Off: which mana sources to tap becomes a "pay_mana" decision, for casting and
         activating and for a "you may pay" while an ability resolves (CR 605.3a). Its ``min``
-        is the fewest sources any payment taps (the cost's mana, less the pool, over the most
-        one source makes); an answer must pay the cost (a choice of that many may not). When
+        is a lower bound on the sources any payment taps (the cost's mana, less the pool, over
+        the most one source makes); an answer must pay the cost (a choice of that many may not). When
         every source must be tapped, they are, without asking."""
     def auto_pay(self, player: int) -> bool: ...
     def cancel(self) -> None:

@@ -13,7 +13,6 @@ True
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Sequence
 
 import numpy as np
@@ -23,7 +22,7 @@ from mtgsim._core import ActionSpace, CardDB, Game
 from mtgsim._core import GameBatch as _GameBatch
 from mtgsim.decklist import DeckList
 from mtgsim.errors import InvalidArgumentError
-from mtgsim.observe import OBJECT_FEATURES
+from mtgsim.observe import OBJECT_FEATURES, action_code
 from mtgsim.sim import _deck_lists
 
 __all__ = ["GameBatch"]
@@ -75,13 +74,11 @@ class GameBatch:
         """Takes ``codes[i]`` in game ``i``. Returns the agent's rewards (+1 win, -1 loss, 0)
         and which games ended (and were replaced). An illegal code raises, naming the game,
         and no game changes."""
-        reward, done = self._b._step([_code(c) for c in codes])
+        try:
+            plain = [action_code(c) for c in codes]
+        except TypeError as e:
+            raise InvalidArgumentError(str(e)) from None
+        reward, done = self._b._step(plain)
         return np.frombuffer(reward, dtype="<f4").copy(), np.frombuffer(done, dtype=np.uint8).astype(bool)
 
 
-def _code(c: object) -> int:
-    """An action code: an integer (numpy's too), never a float cut short."""
-    try:
-        return operator.index(c)  # type: ignore[arg-type]  # anything else raises TypeError
-    except TypeError:
-        raise InvalidArgumentError(f"action codes are integers, not {c!r}") from None

@@ -139,7 +139,7 @@ def _write_whole(flag: str, path: str, write: Callable[[IO[bytes]], object]) -> 
 
 
 def run_simulate(args: argparse.Namespace) -> int:
-    from mtgsim.sim import EXAMPLE_DECKS, simulate
+    from mtgsim.sim import EXAMPLE_DECKS, MAX_TURNS, simulate
 
     if not 1 <= args.games < 2**64:
         raise SystemExit("mtgsim simulate: --games must be a whole number from 1 to 2**64 - 1")
@@ -151,8 +151,8 @@ def run_simulate(args: argparse.Namespace) -> int:
         raise SystemExit("mtgsim simulate: --json-columns goes with --json (it chooses what the JSON holds)")
     if args.plot == "-":
         raise SystemExit("mtgsim simulate: --plot needs a file name ('-', standard output, is for --json only)")
-    if not 1 <= args.max_turns <= 10_000:
-        raise SystemExit("mtgsim simulate: --max-turns must be from 1 to 10000")
+    if not 1 <= args.max_turns <= MAX_TURNS:
+        raise SystemExit(f"mtgsim simulate: --max-turns must be from 1 to {MAX_TURNS}")
     # The outputs are checked before the games are played, not found unwritable after them.
     if args.json is not None and args.json != "-":
         _check_output("--json", args.json)

@@ -36,7 +36,6 @@ always a legal action while the agent is deciding; with an explicit ``mask`` it 
 from __future__ import annotations
 
 import importlib
-import operator
 import weakref
 from collections.abc import Callable, Iterable, Sequence
 from types import ModuleType
@@ -47,7 +46,7 @@ import numpy.typing as npt
 
 from mtgsim._core import ActionSpace, Decision, Game, derive_seed
 from mtgsim.errors import GameOverError, IllegalActionError, InvalidArgumentError
-from mtgsim.observe import OBJECT_FEATURES, observation_shapes
+from mtgsim.observe import OBJECT_FEATURES, action_code, observation_shapes
 from mtgsim.sim import EXAMPLE_DECKS, Deck
 
 if TYPE_CHECKING:
@@ -235,16 +234,6 @@ def _observation_space(space: ActionSpace) -> Any:
             "action_mask": gym_spaces.Box(0, 1, shape=shapes["action_mask"], dtype=np.int8),
         }
     )
-
-
-def _action_code(action: Any) -> int:
-    """An action as a Python int (numpy integers and 0-d integer arrays included)."""
-    if isinstance(action, (bool, np.bool_)):
-        raise TypeError(f"an action is an integer code, not {action!r}")
-    try:
-        return operator.index(action)
-    except TypeError:
-        raise TypeError(f"an action is an integer code, not {type(action).__name__} {action!r}") from None
 
 
 def _result(game: Game, player: int) -> float | None:
@@ -483,7 +472,7 @@ class MtgEnv(_GymEnvBase):
             if g.is_over:
                 raise GameOverError("the game is over: call reset()")
             raise RuntimeError("the episode was truncated: call reset()")
-        code = _action_code(action)
+        code = action_code(action)
         if not (_deciding(g, self.seat) and _take(g, code, self.space)):
             if self.illegal_action == "raise":
                 raise IllegalEnvActionError(_illegal_message(code, g, self.space))
@@ -663,7 +652,7 @@ class MtgAECEnv(_AECEnvBase):
         g = self.game
         if action is None:
             raise ValueError(f"{agent} is deciding: None is the action of agents that are done only")
-        code = _action_code(action)
+        code = action_code(action)
         legal = _deciding(g, self._index[agent]) and _take(g, code, self.space)
         if not legal and self.illegal_action == "raise":
             raise IllegalEnvActionError(_illegal_message(code, g, self.space))

@@ -22,6 +22,8 @@ Layout (``observation_shapes(space)``; P players, N = ``space.slots``):
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 import numpy.typing as npt
 
@@ -52,3 +54,14 @@ def observation_arrays(game: Game, player: int, space: ActionSpace) -> dict[str,
         "objects": np.frombuffer(rows, dtype="<i4").reshape(space.slots, len(OBJECT_FEATURES)).copy(),
         "action_mask": mask,
     }
+
+
+def action_code(action: object) -> int:
+    """An action code as a Python int: an integer (numpy's and 0-d integer arrays too), never a
+    bool or a float cut short. Anything else is a ``TypeError``."""
+    if isinstance(action, (bool, np.bool_)):
+        raise TypeError(f"an action is an integer code, not {action!r}")
+    try:
+        return operator.index(action)  # type: ignore[arg-type]  # anything else raises TypeError
+    except TypeError:
+        raise TypeError(f"an action is an integer code, not {type(action).__name__} {action!r}") from None

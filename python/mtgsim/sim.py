@@ -15,9 +15,7 @@ same run).
 
 from __future__ import annotations
 
-import json
 import operator
-import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -49,6 +47,9 @@ CONDITIONS = (
     "lost:P",
     "turn:N",
 )
+
+#: The most turns a simulated game may last (the engine's own limit).
+MAX_TURNS = 10_000
 
 #: The built-in example: a Fractured Sanity mill deck against a 60-card creature deck.
 EXAMPLE_DECKS: tuple[list[str], list[str]] = (
@@ -229,7 +230,7 @@ def _check_common(games: int, start: int, workers: int | None, seed: int, max_tu
         start,
         0 if workers is None else _whole(workers, "workers (0 or None: one per core)", 0),
         _whole(seed, "seed", 0, 2**64 - 1),
-        _whole(max_turns, "the turn limit", 1, 10_000),
+        _whole(max_turns, "the turn limit", 1, MAX_TURNS),
         None if chunk is None else _whole(chunk, "chunk", 1),
     )
 
@@ -386,7 +387,7 @@ def simulate_from(
     return SimResult(players, seed, start, stop=stop, record=record, seconds=seconds, tally=tally, kept=keep_games, **cols)
 
 
-_LOSS_CODES = {"life": 1, "empty_library": 2, "poison": 3, "conceded": 4, "opponent_won": 5}
+_LOSS_CODES = {name: code for code, name in LOSS_REASONS.items() if code}
 
 
 def _play_in_python(
@@ -404,8 +405,6 @@ def _play_in_python(
 ) -> tuple[int, list[tuple[str, bytes, str]]]:
     """The slow path: games ``a..b`` played one action at a time from Python, so Python
     callables can answer; the same seeds, conditions and columns as the Rust path."""
-    if not 1 <= max_turns <= 10_000:
-        raise ValueError(f"the turn limit must be from 1 to 10000, not {max_turns}")
     n = len(decks)
     probe = Game(n)
     for c in stop + record:
@@ -446,10 +445,3 @@ def _play_in_python(
     dtypes = {"winner": "<i1", "finished": "|b1", "turns": "<u4", "loss": "<u1", "life": "<i4", "stopped": "<i1"}
     return n, [(name, np.asarray(rows[name], dtype=dtypes.get(name, "<u4")).tobytes(), dtypes.get(name, "<u4")) for name in _COLUMNS]
 
-
-def default_workers() -> int:
-    return os.cpu_count() or 1
-
-
-def dumps(result: SimResult) -> str:
-    return json.dumps(result.to_dict())

@@ -1,6 +1,6 @@
 //! Activated abilities (CR 602) and cycling (CR 702.29): an ability becomes an object on the
 //! stack (CR 602.2a), X and targets are chosen (602.2b), cost choices made (which permanent to
-//! sacrifice, which card to discard), then every cost is paid at once (602.2h). Nothing
+//! sacrifice, which card to discard), then every cost is paid at once (601.2h via 602.2b). Nothing
 //! changes until the payment, so an activation that can't be finished is simply dropped
 //! (CR 733). What the payment triggers waits until a player would receive priority.
 
@@ -472,7 +472,7 @@ impl ActivateProc {
         }
     }
 
-    /// CR 602.2h: pays every cost at once, in any order.
+    /// CR 601.2h via 602.2b: pays every cost at once, in any order.
     fn pay(mut self: Box<Self>, g: &mut Game, slot: u32) -> Step {
         // A "discard this card" cost that a replacement may send to the top of the library
         // (a Library of Leng that applies to costs): that choice first, as for a "discard a
@@ -523,7 +523,7 @@ impl ActivateProc {
 
 impl Game {
     /// Puts the ability on the stack and pays its costs (CR 602.2a, h), then what that
-    /// triggers waits for priority (CR 602.2i).
+    /// triggers waits for priority (CR 601.2i via 602.2b).
     fn commit_activation(&mut self, a: &ActivateProc, slot: u32, payment: &crate::payment::Payment) -> ObjId {
         let p = a.player;
         // The cost's parts, read before anything changes (no clone of the definition).
@@ -582,7 +582,7 @@ impl Game {
         } else if sacrifice_self {
             self.sacrifice(slot);
         }
-        // CR 602.2i: activated once every cost is paid.
+        // CR 601.2i via 602.2b: activated once every cost is paid.
         let source = a.source;
         self.log.push_with(|| Event::AbilityActivated { player: p, source, ability: ability_id, cycling });
         self.priority_to(p);

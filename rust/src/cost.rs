@@ -173,7 +173,7 @@ impl Game {
         self.can_pay_mana(p, &to_pay, None)
     }
 
-    /// Pays a mana cost during resolution (CR 117.12, 601.2g-h) with automatic payment; false
+    /// Pays a mana cost during resolution (CR 118.12, 601.2g-h) with automatic payment; false
     /// (and nothing paid) if it can't be paid.
     pub(crate) fn pay_mana_now(&mut self, p: u8, cost: &crate::mana::ManaCost) -> bool {
         let to_pay = crate::payment::CostToPay::from_cost(cost, 0, self.players[p as usize].life as i64);

@@ -1188,9 +1188,6 @@ impl Game {
                 return false;
             }
             let left: Vec<u8> = self.losers.iter().map(|&(p, _)| p).filter(|&p| !self.players[p as usize].left).collect();
-            if left.is_empty() {
-                return false;
-            }
             self.pass_priority_on_leaving();
             for p in left {
                 self.leave_game(p);

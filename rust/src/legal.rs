@@ -80,7 +80,7 @@ impl ActionSpace {
     /// Modes that have codes: mode indices 0 to 15.
     pub const MODES: u32 = 16;
     /// Numbers 0 to 64: the largest X or multikicker count offered is 64 (`MAX_ANNOUNCED`).
-    pub const NUMBERS: u32 = 65;
+    pub const NUMBERS: u32 = crate::casting::MAX_ANNOUNCED + 1;
     const FIXED: u32 = 4;
 
     /// For `g`: its objects now plus `extra` slots for tokens and abilities to come.

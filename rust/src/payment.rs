@@ -105,11 +105,6 @@ impl ManaType {
         }
     }
 
-    /// The type at `index` (0..6), or `None`.
-    pub fn from_index(index: usize) -> Option<ManaType> {
-        ManaType::ALL.get(index).copied()
-    }
-
     /// `W`, `U`, `B`, `R`, `G` or `C`.
     pub fn letter(self) -> char {
         match self {
@@ -1715,7 +1710,7 @@ mod tests {
         assert_eq!(ManaPool::parse("{Q}"), None);
         assert_eq!(ManaPool::parse("{2}"), None);
         for t in ManaType::ALL {
-            assert_eq!(ManaType::from_index(t.index()), Some(t));
+            assert_eq!(ManaType::ALL[t.index()], t);
         }
         let paid = solve(&cost("{1}{U}"), &pool("{U}"), &[land(3, B)]).unwrap();
         let json = serde_json::to_string(&paid).unwrap();

@@ -56,8 +56,9 @@ impl Policy {
         }
     }
 
-    /// The policy's answer, or `None` for `Manual`.
-    pub fn answer(self, d: &Decision, rng: &mut Rng) -> Option<Answer> {
+    /// The policy's answer from the decision alone, or `None` for `Manual`. The goldfish's
+    /// priority actions and scries depend on the game: [`Game::goldfish_answer`] gives those.
+    pub(crate) fn answer(self, d: &Decision, rng: &mut Rng) -> Option<Answer> {
         match self {
             Policy::Manual => None,
             Policy::First => Some(first_answer(d)),
@@ -69,11 +70,6 @@ impl Policy {
 
 fn goldfish_answer(d: &Decision) -> Answer {
     match &d.choice {
-        Choice::Actions { options } => {
-            let land = options.iter().position(|a| matches!(a, PriorityAction::PlayLand { .. }));
-            let spell = options.iter().position(|a| matches!(a, PriorityAction::Cast { .. }));
-            Answer::Action { index: land.or(spell).unwrap_or(0) as u32 }
-        }
         // Aim at opponents first ("target player mills", "any target").
         Choice::Targets { options, max, .. } => {
             let mut ranked = options.clone();

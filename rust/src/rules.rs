@@ -415,7 +415,7 @@ pub enum Effect {
         then: Vec<Effect>,
     },
     /// "You may pay \[cost\]. If you do, \[instructions\]": offered only if the cost can be paid;
-    /// paid with the controller's mana sources (CR 117.12, 601.2g-h).
+    /// paid with the controller's mana sources (CR 118.12, 601.2g-h).
     MayPay {
         /// The mana cost offered ("you may pay {1}").
         cost: ManaCost,

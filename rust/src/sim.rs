@@ -12,6 +12,13 @@ use crate::play::Until;
 use crate::policy::Policy;
 use crate::rng::derive_seed;
 
+/// The most turns a simulated game may last (`Simulation::max_turns`).
+pub const MAX_TURNS: u32 = 10_000;
+
+/// The most stop conditions, and the most recorded ones, a simulation may have: a game's
+/// stopping condition is kept as an `i8` index.
+pub const MAX_CONDITIONS: usize = 100;
+
 /// What to simulate.
 #[derive(Clone, Debug)]
 pub struct Simulation {
@@ -248,21 +255,28 @@ impl Simulation {
         if self.policies.len() != self.decks.len() {
             return Err(invalid(format!("{} decks but {} policies: give one policy per player", self.decks.len(), self.policies.len())));
         }
-        if self.policies.contains(&Policy::Manual) {
-            return Err(invalid("a simulation is played by built-in policies (random, first, goldfish), not manual players"));
-        }
-        if self.max_turns == 0 || self.max_turns > 10_000 {
-            return Err(invalid(format!("the turn limit must be from 1 to 10000, not {}", self.max_turns)));
-        }
+        self.check_play_settings()?;
         if let Some(p) = self.decks.iter().position(Vec::is_empty) {
             return Err(invalid(format!("deck {p} is empty")));
-        }
-        if self.stop.len() > 100 || self.record.len() > 100 {
-            return Err(invalid("at most 100 stop and 100 recorded conditions"));
         }
         let mut template = Game::unshuffled(&self.decks, &self.setup, db)?;
         self.prepare(&mut template)?;
         Ok(template)
+    }
+
+    /// What games from decks and games from a position both need: built-in policies, a turn
+    /// limit in range, and few enough conditions for a game's stop index to fit its column.
+    fn check_play_settings(&self) -> Result<()> {
+        if self.policies.contains(&Policy::Manual) {
+            return Err(invalid("a simulation is played by built-in policies (random, first, goldfish), not manual players"));
+        }
+        if self.max_turns == 0 || self.max_turns > MAX_TURNS {
+            return Err(invalid(format!("the turn limit must be from 1 to {MAX_TURNS}, not {}", self.max_turns)));
+        }
+        if self.stop.len() > MAX_CONDITIONS || self.record.len() > MAX_CONDITIONS {
+            return Err(invalid(format!("at most {MAX_CONDITIONS} stop and {MAX_CONDITIONS} recorded conditions")));
+        }
+        Ok(())
     }
 
     /// The policies and bulk settings on a position games start from.
@@ -282,12 +296,7 @@ impl Simulation {
         if self.policies.len() != position.players.len() {
             return Err(invalid(format!("the position has {} players but {} policies were given", position.players.len(), self.policies.len())));
         }
-        if self.policies.contains(&Policy::Manual) {
-            return Err(invalid("a simulation is played by built-in policies (random, first, goldfish), not manual players"));
-        }
-        if self.max_turns == 0 || self.max_turns > 10_000 {
-            return Err(invalid(format!("the turn limit must be from 1 to 10000, not {}", self.max_turns)));
-        }
+        self.check_play_settings()?;
         if position.pending.is_some() || !position.frames.is_empty() {
             return Err(crate::error::illegal("the position has a decision pending: answer it before continuing from it"));
         }
@@ -446,6 +455,20 @@ mod tests {
         assert_eq!(one, split);
         assert_eq!(one.len(), 40);
         assert!(one.finished.iter().all(|&f| f), "forty turns are enough to mill out a 40-card deck");
+    }
+
+    #[test]
+    fn games_from_a_position_refuse_what_games_from_decks_refuse() {
+        let db = CardDb::builtin();
+        let position = sim(1).template(db).unwrap();
+        let mut s = sim(1);
+        s.stop = vec![Condition::Turn(1000); MAX_CONDITIONS + 1];
+        for check in [s.template(db).map(drop), s.position_template(&position).map(drop)] {
+            assert!(check.unwrap_err().to_string().contains("at most 100 stop"));
+        }
+        s.stop.clear();
+        s.max_turns = MAX_TURNS + 1;
+        assert!(s.position_template(&position).unwrap_err().to_string().contains("from 1 to 10000"));
     }
 
     #[test]

@@ -424,7 +424,7 @@ impl Game {
         while i < self.delayed.len() {
             let d = &self.delayed[i];
             if d.when == DelayedWhen::YouNextCastInstantOrSorceryThisTurn && d.controller == caster && d.turn == self.turn && instant_or_sorcery {
-                let d = self.delayed.remove(i); // it triggers only once (CR 603.7c)
+                let d = self.delayed.remove(i); // it triggers only once (CR 603.7b)
                 self.fire_delayed(d, Some(spell));
             } else {
                 i += 1;

@@ -48,13 +48,6 @@ pub struct SearchSpec {
     pub optional: bool,
 }
 
-impl SearchSpec {
-    /// Search for one card matching `filter`, put it into hand, reveal it, shuffle: typecycling.
-    pub fn to_hand(filter: CardFilter, reveal: bool) -> SearchSpec {
-        SearchSpec { filter: std::sync::Arc::new(filter), max: 1, to: Destination::Hand, reveal, shuffle: true, optional: false }
-    }
-}
-
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 enum Stage {
     Start,
