@@ -478,6 +478,29 @@ def test_a_search_of_a_library_that_left_with_its_owner_finds_nothing(scripted):
     assert g.pending is None and g.hand(2) == [] and len(g.library(2)) == mine
 
 
+@pytest.mark.parametrize("scripted", [False, True])
+def test_a_spell_whose_only_targets_left_the_game_is_reversed_as_if_never_cast(scripted):  # CR 601.2, 733, 800.4a
+    g = three_manual_players()
+    g.add_cards(2, "battlefield", ["Mountain", "Mountain"])
+    bolts = add_hand(g, 2, ["Lightning Bolt", "Lightning Bolt"])
+    g.add_cards(0, "battlefield", ["Island", "Island"])
+    (cs,) = add_hand(g, 0, ["Counterspell"])
+    g.pass_priority()
+    g.pass_priority()  # player 2 has priority in player 0's turn
+    for b in bolts:
+        g.cast(b, targets=[{"player": 1}])
+    g.pass_priority()
+    if scripted:
+        g.script(1, [True])
+    before = g.to_dict()
+    g.cast(cs)  # two spells to counter: player 0 is asked which
+    assert (g.pending.player, g.pending.kind, len(g.pending.options)) == (0, "targets", 2)
+    g.concede(2)  # both Bolts leave the stack with their owner
+    assert g.pending is None and g.stack() == [] and g.hand(0) == [cs]
+    assert not any(g.object(x).tapped for x in g.battlefield() if g.object(x).controller == 0)
+    assert g.priority_player == 0 and before["players"][0] == g.to_dict()["players"][0]
+
+
 def test_a_triggers_target_is_chosen_afresh_when_an_opponent_leaves():  # CR 603.3d, 800.4a
     """Bloodhusk Ritualist kicked twice: "target opponent discards two cards". Player 1 leaves
     while player 0 chooses; player 2 is the only opponent left, chosen without asking."""

@@ -481,7 +481,9 @@ class Game:
         """CR 104.3a: at any time, even during a decision. In a multiplayer game that goes on,
         the player's cards leave the game (CR 800.4a), and another player's spell or ability
         waiting on them to discard, search, scry, or order or target their triggers goes on without
-        them; any other action waiting on their decision stops where it is."""
+        them; any other action waiting on their decision stops where it is. Another player's
+        pending choice no longer offers what left; a spell or ability being cast or activated
+        whose choice then has nothing legal left is reversed, as if never proposed (CR 601.2)."""
 
     # actions
     def draw(self, player: int, n: int = 1) -> list[int]:

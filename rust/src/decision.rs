@@ -345,6 +345,15 @@ impl Decision {
         }
     }
 
+    /// No answer is legal: fewer options are left than must be chosen.
+    pub(crate) fn unanswerable(&self) -> bool {
+        match &self.choice {
+            Choice::Cards { options, min, .. } => (options.len() as u32) < *min,
+            Choice::Targets { options, min, .. } => (options.len() as u32) < *min,
+            _ => false,
+        }
+    }
+
     /// The only legal answer, when there is exactly one (such decisions are not asked).
     pub fn forced_answer(&self) -> Option<Answer> {
         match &self.choice {

@@ -881,7 +881,9 @@ impl Game {
     /// Another player's decision stays pending, and the action goes on without the player who
     /// left (CR 800.4a). So does another player's spell or ability that was waiting on the
     /// leaver to discard, search, scry, order or target their triggers, or order the
-    /// replacements of their mill: that choice is skipped.
+    /// replacements of their mill: that choice is skipped. A spell or ability another player
+    /// is casting or activating whose choice has nothing legal left (its only possible targets
+    /// left with the leaver) is reversed, as if never proposed (CR 601.2, 733).
     /// Otherwise, if the decision was the leaver's, the action in progress stops where it is
     /// (what it already did stays done).
     pub fn concede(&mut self, player: usize) -> Result<()> {
@@ -957,7 +959,15 @@ impl Game {
             // that left (a target, a creature to sacrifice, a card to find): they aren't offered.
             if let Some(mut d) = self.pending.take() {
                 d.drop_departed(|id| self.slot_of(id).is_ok(), |q| self.players[q as usize].lost.is_none());
+                let stuck = d.unanswerable();
                 self.pending = Some(d);
+                // A spell being cast or an ability being activated whose choice has nothing
+                // legal left (its only targets left the game) can't be completed: the game
+                // goes back to before it was proposed (CR 601.2, 733). Nothing of it has
+                // happened yet (the card moves and the costs are paid at the end).
+                if stuck {
+                    let _ = self.cancel();
+                }
             }
         }
         if self.outcome.is_some() || their_decision {
