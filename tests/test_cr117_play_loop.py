@@ -622,3 +622,45 @@ def test_a_batch_refuses_manual_players():  # Game.run_batch docs, CR 733
     g = quiet(new_game())
     with untouched(g, mtgsim.IllegalActionError):
         g.run_batch([mtgsim.Op.play_turn()], 1)
+
+
+# ----- a loop of mandatory actions (CR 104.4b) ------------------------------------------------
+
+SCRY_ENGINE = {
+    "name": "Test Scry Engine",
+    "mana_cost": "{0}",
+    "type_line": "Enchantment",
+    "rules": {"triggers": [{"when": "enters_battlefield", "effects": [{"scry": {"who": "you", "count": 1}}]}, {"when": "you_scry", "effects": [{"scry": {"who": "you", "count": 1}}]}]},
+}
+
+
+def scry_loop_game() -> tuple[mtgsim.Game, int]:
+    db = mtgsim.CardDB()
+    db.add(SCRY_ENGINE)
+    g = mtgsim.Game(2, seed=1, db=db)
+    for p in (0, 1):
+        g.add_cards(p, "library", ["Island"] * 20)
+        g.set_policy(p, "first")
+    (engine,) = g.add_cards(0, "hand", ["Test Scry Engine"])
+    return g, engine
+
+
+def test_next_turn_refuses_a_loop_of_mandatory_actions_and_changes_nothing():  # CR 104.4b, 733
+    # "Whenever you scry, scry 1": the step never ends. Before, next_turn never returned.
+    g, engine = scry_loop_game()
+    g.cast(engine)
+    before = full_state(g)
+    with pytest.raises(mtgsim.IllegalActionError, match="loop of mandatory actions"):
+        g.next_turn()
+    assert full_state(g) == before
+    g.resolve_top()  # the game itself goes on, one action at a time
+    assert len(g.stack()) == 1 and g.step == "precombat_main"
+
+
+def test_a_simulated_game_stuck_in_a_loop_of_mandatory_actions_stops_unfinished():  # CR 104.4b
+    db = mtgsim.CardDB()
+    db.add(SCRY_ENGINE)
+    decks = [["Test Scry Engine"] * 20 + ["Island"] * 20, ["Island"] * 40]
+    r = mtgsim.simulate(decks, 2, seed=1, workers=1, max_turns=5, db=db)
+    assert not r.finished.any() and (r.turns <= 2).all()  # stopped in turn 1 or 2, not at the turn limit
+    assert mtgsim._core.LOOP_ACTIONS == 1_000_000

@@ -79,6 +79,13 @@ def test_bad_batches_are_clear_errors(kwargs: dict[str, object], match: str) -> 
         mtgsim.GameBatch(mtgsim.EXAMPLE_DECKS, **args)  # type: ignore[arg-type]
 
 
+def test_decks_that_never_give_the_agent_a_decision_are_refused_not_played_forever() -> None:
+    # Seven Grizzly Bears and no land: the agent can only pass (not asked) and decks out.
+    # Before, the batch kept dealing new games forever.
+    with pytest.raises(mtgsim.InvalidArgumentError, match="games 0 to 31 of seed 1 all ended"):
+        mtgsim.GameBatch([["Grizzly Bears"] * 7, ["Island"] * 60], games=1, seed=1)
+
+
 def test_step_takes_integer_codes_only() -> None:
     b = mtgsim.GameBatch(mtgsim.EXAMPLE_DECKS, games=2, seed=1)
     before = [b.game(i).to_json() for i in range(2)]

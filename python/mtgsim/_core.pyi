@@ -26,6 +26,8 @@ __all__ = [
     "Game",
     "GameBatch",
     "GameObject",
+    "LOOP_ACTIONS",
+    "MAX_TURNS",
     "Op",
     "Rng",
     "__version__",
@@ -38,6 +40,10 @@ __all__ = [
 ]
 
 __version__: str
+#: The most turns a simulated game may last.
+MAX_TURNS: int
+#: Actions in one step after which the step is taken to be a loop of mandatory actions (CR 104.4b).
+LOOP_ACTIONS: int
 
 _ZoneName = Literal["library", "hand", "graveyard", "battlefield", "stack", "exile", "command", "outside"]
 _StepName = Literal[
@@ -552,9 +558,12 @@ class Game:
     def resolve_top(self) -> None:
         """Everyone passes until the top object of the stack has resolved."""
     def advance_to(self, step: _StepName) -> None:
-        """Everyone passes with an empty stack until the game reaches ``step``."""
+        """Everyone passes with an empty stack until the game reaches ``step``. A step that
+        doesn't end after ``LOOP_ACTIONS`` passes is a loop of mandatory actions (CR 104.4b):
+        ``IllegalActionError``, and the game is as it was."""
     def next_turn(self) -> None:
-        """Passes through the rest of the turn to the next turn's upkeep."""
+        """Passes through the rest of the turn to the next turn's upkeep (a loop of mandatory
+        actions is refused as by ``advance_to``)."""
     def cast(
         self,
         card: int,

@@ -33,7 +33,8 @@ class GameBatch:
     interpreter released): the agent plays ``seat`` by action codes of ``space``, the other
     seats play by the built-in ``opponent`` policy. Game ``i`` of the run comes from
     ``derive_seed(seed, i)``; a game that ends is replaced at once by the run's next game, so
-    every slot always holds a game waiting for the agent."""
+    every slot always holds a game waiting for the agent. Decks with which 32 games in a row
+    end (or loop) before the agent has a decision are an ``InvalidArgumentError``."""
 
     def __init__(
         self,

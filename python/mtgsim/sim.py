@@ -24,7 +24,7 @@ from typing import Any, Union
 import numpy as np
 import numpy.typing as npt
 
-from mtgsim._core import CardDB, Decision, Game, _simulate, _simulate_from, derive_seed
+from mtgsim._core import LOOP_ACTIONS, MAX_TURNS, CardDB, Decision, Game, _simulate, _simulate_from, derive_seed
 from mtgsim.decklist import DeckList
 from mtgsim.errors import InvalidArgumentError
 from mtgsim.tally import LOSS_REASONS, Tally
@@ -47,9 +47,6 @@ CONDITIONS = (
     "lost:P",
     "turn:N",
 )
-
-#: The most turns a simulated game may last (the engine's own limit).
-MAX_TURNS = 10_000
 
 #: The built-in example: a Fractured Sanity mill deck against a 60-card creature deck.
 EXAMPLE_DECKS: tuple[list[str], list[str]] = (
@@ -319,7 +316,9 @@ def simulate(
     ``max_turns + 1`` begins, and its ``turns`` says so). A game also stops, unfinished, as
     soon as one of the ``stop`` conditions holds (e.g. ``"library_empty:1"``: the opponent is
     milled out); for each ``record`` condition the result gives the turn it first held (see
-    ``CONDITIONS``; both are checked before every action).
+    ``CONDITIONS``; both are checked before every action). A step that doesn't end after
+    ``LOOP_ACTIONS`` actions is a loop of mandatory actions (CR 104.4b): the game stops there,
+    unfinished.
 
     Built-in policies ("goldfish", "random", "first") play inside Rust: ``workers`` threads
     (all cores by default) share the games, with the interpreter released. A Python callable
@@ -416,6 +415,7 @@ def _play_in_python(
         g.recording = False
         first = [0] * len(record)
         stopped = -1
+        at, actions = (g.turn, g.step), 0
         while True:
             for k, c in enumerate(record):
                 if first[k] == 0 and g.holds(c):
@@ -426,6 +426,11 @@ def _play_in_python(
             if hit is not None:
                 stopped = hit
                 break
+            if (g.turn, g.step) != at:
+                at, actions = (g.turn, g.step), 0
+            actions += 1
+            if actions > LOOP_ACTIONS:
+                break  # a loop of mandatory actions (CR 104.4b): unfinished, as in the Rust path
             g.play(max_actions=1)
         out = g.outcome
         rows["winner"].append(out["winners"][0] if out and len(out["winners"]) == 1 else -1)

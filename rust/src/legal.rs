@@ -442,6 +442,10 @@ fn target_action(t: TargetRef) -> LegalAction {
     }
 }
 
+/// Games in a row that may end before the agent has a decision before a batch gives up (as
+/// `mtgsim.envs` does on reset).
+pub const FRESH_TRIES: u32 = 32;
+
 /// Many single-agent games stepped together (for agents that learn from many games at once):
 /// the agent's seat answers by action codes, the other seats by a built-in policy; a game that
 /// ends is replaced by the next game of the run.
@@ -505,19 +509,29 @@ impl Batch {
     }
 
     /// The next game of the run, at the agent's first decision.
+    /// The next game from the run's seeds, played on until the agent has a decision; a game
+    /// that ends (or loops) first is replaced, at most [`FRESH_TRIES`] times in a row.
     fn fresh(&mut self) -> Result<Game> {
-        loop {
+        let first = self.next;
+        for _ in 0..FRESH_TRIES {
             let mut g = Game::from_decks(&self.decks, crate::rng::derive_seed(self.seed, self.next), &self.setup, &self.db)?;
             self.next += 1;
             g.set_recording(false);
             for p in 0..g.players.len() {
                 g.set_policy(p, if p == self.seat as usize { crate::policy::Policy::Manual } else { self.opponent })?;
             }
-            g.play(crate::play::Until::GameOver, u64::MAX)?;
+            // Bounded: the other players alone may be caught in a loop (CR 104.4b).
+            g.play(crate::play::Until::GameOver, crate::turn::LOOP_ACTIONS)?;
             if g.pending.is_some() {
                 return Ok(g);
             }
         }
+        Err(invalid(format!(
+            "games {first} to {} of seed {} all ended (or looped) before the agent in seat {} had a decision: these decks never give it one",
+            self.next - 1,
+            self.seed,
+            self.seat
+        )))
     }
 
     /// Takes one action in every game (`codes[i]` in game i). All codes are checked first: an

@@ -2063,6 +2063,8 @@ mod _core {
     #[pymodule_init]
     fn init(m: &pyo3::Bound<'_, pyo3::types::PyModule>) -> pyo3::PyResult<()> {
         use pyo3::types::PyModuleMethods;
-        m.add("__version__", env!("CARGO_PKG_VERSION"))
+        m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+        m.add("MAX_TURNS", crate::sim::MAX_TURNS)?;
+        m.add("LOOP_ACTIONS", crate::turn::LOOP_ACTIONS)
     }
 }

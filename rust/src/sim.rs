@@ -322,6 +322,7 @@ impl Simulation {
         // Unattended play skips re-checking a state already checked, so it starts from one
         // that is (a position may not be; a player is about to receive priority, CR 117.5).
         g.check_state_based_actions();
+        let (mut at, mut actions) = ((g.turn, g.step), 0u64);
         loop {
             for (k, c) in self.record.iter().enumerate() {
                 if first[k] == 0 && c.holds(g) {
@@ -334,6 +335,13 @@ impl Simulation {
             if let Some(k) = self.stop.iter().position(|c| c.holds(g)) {
                 stopped = Some(k);
                 break;
+            }
+            if (g.turn, g.step) != at {
+                (at, actions) = ((g.turn, g.step), 0);
+            }
+            actions += 1;
+            if actions > crate::turn::LOOP_ACTIONS {
+                break; // a loop of mandatory actions (CR 104.4b): the game stops unfinished
             }
             if g.play_one()? == crate::game::Progress::Paused {
                 return Err(crate::error::illegal("a decision was left unanswered in a simulation"));

@@ -11,6 +11,11 @@ use crate::game::{Game, Progress};
 use crate::process::{Frame, Step as FrameStep};
 use crate::zone::ZoneKind;
 
+/// Actions within one step after which that step is taken to be a loop of mandatory actions
+/// that can't end (CR 104.4b: "whenever you scry, scry 1" on its own). No real step comes near:
+/// resolving 64,000 triggered abilities with two players takes about 128,000.
+pub const LOOP_ACTIONS: u64 = 1_000_000;
+
 /// The steps of a turn, in order (CR 500.1). Main phases have no steps; they are listed as
 /// steps here for simplicity.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -266,31 +271,61 @@ impl Game {
         }
         let (start_step, start_turn) = (self.step, self.turn);
         let mut left = false;
-        self.undoable(|g| loop {
+        self.passing_on(false, |g| {
             left |= g.step != start_step || g.turn != start_turn;
-            if left && g.step == step {
+            left && g.step == step
+        })
+    }
+
+    /// Everyone passes (with `resolve_whole`, an object on the stack is passed on until it has
+    /// resolved) until `reached` holds, the game stops for a decision, or it ends. A step that
+    /// goes on for [`LOOP_ACTIONS`] passes is a loop of mandatory actions (CR 104.4b): an
+    /// error, and the game is as it was before.
+    fn passing_on(&mut self, resolve_whole: bool, mut reached: impl FnMut(&Game) -> bool) -> Result<Progress> {
+        // The position to go back to after a loop, without the event log and the replay
+        // record (which only grow, and are cut back instead): holding them would make the
+        // first event logged copy the whole log.
+        let mut before = Box::new(self.clone());
+        (before.log.events, before.history) = Default::default();
+        let (events, answers) = (self.log.events.len(), self.history.len());
+        let mut looped = false;
+        let (mut at, mut passes) = ((self.turn, self.step), 0u64);
+        let progress = self.undoable(|g| loop {
+            if reached(g) {
                 return Ok(Progress::Done(Vec::new()));
             }
-            let progress = g.pass_and_go_on()?;
+            if (g.turn, g.step) != at {
+                (at, passes) = ((g.turn, g.step), 0);
+            }
+            passes += 1;
+            if passes > LOOP_ACTIONS {
+                looped = true;
+                return Err(illegal(format!(
+                    "the {} step of turn {} didn't end after {LOOP_ACTIONS} passes: a loop of mandatory actions (CR 104.4b); nothing was done",
+                    g.step.name(),
+                    g.turn
+                )));
+            }
+            let progress = if resolve_whole && !g.stack.is_empty() { g.resolve_top()? } else { g.pass_and_go_on()? };
             if progress == Progress::Paused || g.is_over() {
                 return Ok(progress);
             }
-        })
+        });
+        if looped {
+            let (mut log, mut history) = (std::mem::take(&mut self.log.events), std::mem::take(&mut self.history));
+            std::sync::Arc::make_mut(&mut log).truncate(events);
+            std::sync::Arc::make_mut(&mut history).truncate(answers);
+            *self = *before;
+            (self.log.events, self.history) = (log, history);
+        }
+        progress
     }
 
     /// Ends the turn: passes through the remaining steps to the next turn's upkeep.
     pub fn next_turn(&mut self) -> Result<Progress> {
         let turn = self.turn;
         self.ensure_idle()?;
-        self.undoable(|g| loop {
-            if g.turn != turn && g.step == Step::Upkeep {
-                return Ok(Progress::Done(Vec::new()));
-            }
-            let progress = if g.stack.is_empty() { g.pass_and_go_on()? } else { g.resolve_top()? };
-            if progress == Progress::Paused || g.is_over() {
-                return Ok(progress);
-            }
-        })
+        self.passing_on(true, |g| g.turn != turn && g.step == Step::Upkeep)
     }
 
     /// A player receives priority: first waiting triggered abilities go on the stack
