@@ -3,6 +3,9 @@ games at once."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -84,6 +87,19 @@ def test_decks_that_never_give_the_agent_a_decision_are_refused_not_played_forev
     # Before, the batch kept dealing new games forever.
     with pytest.raises(mtgsim.InvalidArgumentError, match="games 0 to 31 of seed 1 all ended"):
         mtgsim.GameBatch([["Grizzly Bears"] * 7, ["Island"] * 60], games=1, seed=1)
+
+
+def test_observations_too_big_for_memory_are_an_error_not_an_abort() -> None:
+    # 100 games of a million slots want 3.2 GB of object rows: under a 3 GiB address-space
+    # limit the process used to abort ("memory allocation failed").
+    script = (
+        "import resource; resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))\n"
+        "import mtgsim\n"
+        "b = mtgsim.GameBatch(mtgsim.EXAMPLE_DECKS, games=100, seed=1, extra=1_000_000)\n"
+        "try:\n    b.observe()\nexcept mtgsim.InvalidArgumentError as e:\n    print(e)\n"
+    )
+    p = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0 and "don't fit in memory" in p.stdout, p.stderr[-500:]
 
 
 def test_step_takes_integer_codes_only() -> None:

@@ -601,7 +601,14 @@ impl Batch {
     /// the action space can't express (an object beyond its slots) is an error naming the game,
     /// not a mask without it.
     pub fn observe(&self) -> Result<(Vec<f32>, Vec<i32>, Vec<u8>)> {
-        let (mut global, mut rows, mut masks) = (Vec::new(), Vec::new(), Vec::with_capacity(self.games.len() * self.space.size()));
+        let n = self.games.len();
+        let (mut global, mut rows, mut masks) = (Vec::new(), Vec::new(), Vec::new());
+        // Reserved whole up front, so arrays too big for memory are an error, not an abort.
+        let per_game = crate::observe::GLOBAL_BASE + crate::observe::GLOBAL_PER_PLAYER * self.space.players as usize;
+        let too_big = |_| invalid(format!("the observations of {n} games with {} object slots each don't fit in memory: fewer games or slots", self.space.slots));
+        global.try_reserve_exact(n * per_game).map_err(too_big)?;
+        rows.try_reserve_exact(n * self.space.slots as usize * crate::observe::OBJECT_FEATURES).map_err(too_big)?;
+        masks.try_reserve_exact(n * self.space.size()).map_err(too_big)?;
         for (i, g) in self.games.iter().enumerate() {
             let (gl, r) = g.observation_arrays(self.seat, self.space.slots);
             global.extend(gl);

@@ -14,6 +14,13 @@ use crate::zone::ZoneKind;
 
 const EVERYONE: u16 = u16::MAX;
 
+/// The global observation vector's length: seven numbers, then [`GLOBAL_PER_PLAYER`] per player.
+pub const GLOBAL_BASE: usize = 7;
+/// Numbers per player in the global observation vector.
+pub const GLOBAL_PER_PLAYER: usize = 6;
+/// Numbers per object slot in the observation rows.
+pub const OBJECT_FEATURES: usize = 8;
+
 impl Game {
     fn known_bits(&self, slot: u32) -> u16 {
         self.known.get(slot as usize).copied().unwrap_or(0)
@@ -173,6 +180,7 @@ impl Game {
     /// vector, and one row per object slot up to `slots`, all zeros for objects `player`
     /// can't see (so neither an unknown card's identity nor its zone or place leaks).
     pub fn observation_arrays(&self, player: u8, slots: u32) -> (Vec<f32>, Vec<i32>) {
+        const FEATURES: usize = OBJECT_FEATURES;
         let deciding = self.pending.as_ref().map_or(-1.0, |d| d.player as f32);
         let step = crate::turn::Step::ALL.iter().position(|&s| s == self.step).unwrap_or(0) as f32;
         let mut global = vec![self.turn as f32, step, self.active as f32, self.priority.map_or(-1.0, |p| p as f32), player as f32, deciding, self.is_over() as u8 as f32];
@@ -180,7 +188,7 @@ impl Game {
             let poison = st.counters.get("poison") as f32;
             global.extend([st.life as f32, st.library.len() as f32, st.hand.len() as f32, st.graveyard.len() as f32, poison, st.lost.is_some() as u8 as f32]);
         }
-        const FEATURES: usize = 8;
+        debug_assert_eq!(global.len(), GLOBAL_BASE + GLOBAL_PER_PLAYER * self.players.len());
         let mut rows = vec![0i32; slots as usize * FEATURES];
         let zone_code = |k: ZoneKind| match k {
             ZoneKind::Library => 1,

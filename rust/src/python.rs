@@ -895,9 +895,16 @@ impl PyGameBatch {
     fn _observe<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, pyo3::types::PyBytes>, Bound<'py, pyo3::types::PyBytes>, Bound<'py, pyo3::types::PyBytes>)> {
         let b = &self.0;
         let (g, r, m) = py.detach(|| b.observe()).py_err()?;
-        let g: Vec<u8> = g.iter().flat_map(|x| x.to_le_bytes()).collect();
-        let r: Vec<u8> = r.iter().flat_map(|x| x.to_le_bytes()).collect();
-        Ok((pyo3::types::PyBytes::new(py, &g), pyo3::types::PyBytes::new(py, &r), pyo3::types::PyBytes::new(py, &m)))
+        // Written straight into Python's bytes (a MemoryError there if they don't fit).
+        fn le_bytes<'py, const N: usize>(py: Python<'py>, xs: impl ExactSizeIterator<Item = [u8; N]>) -> PyResult<Bound<'py, pyo3::types::PyBytes>> {
+            pyo3::types::PyBytes::new_with(py, xs.len() * N, |buf| {
+                for (chunk, x) in buf.chunks_exact_mut(N).zip(xs) {
+                    chunk.copy_from_slice(&x);
+                }
+                Ok(())
+            })
+        }
+        Ok((le_bytes(py, g.iter().map(|x| x.to_le_bytes()))?, le_bytes(py, r.iter().map(|x| x.to_le_bytes()))?, pyo3::types::PyBytes::new(py, &m)))
     }
 }
 
