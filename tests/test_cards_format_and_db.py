@@ -1101,3 +1101,22 @@ def test_generated_deck_lists_make_a_game_or_raise_mtgsim_errors(text0: str, tex
         for p, deck in enumerate(decks):
             assert sorted(names(g, g.library(p) + g.hand(p))) == sorted(deck.cards())
             assert len(g.hand(p)) == min(7, len(deck.cards()))
+
+
+def nested_sorcery(levels: int) -> dict[str, Any]:
+    eff: dict[str, Any] = {"draw": {"who": {"target": 0}, "count": 1}}
+    for _ in range(levels):
+        eff = {"if": {"cond": "kicked", "then": [eff], "else": []}}
+    return {"name": "Test Deep", "mana_cost": "{U}", "type_line": "Sorcery", "rules": {"targets": [{"kind": "player"}], "spell": [eff]}}
+
+
+def test_every_card_that_loads_can_be_saved_and_read_back_so_deep_nesting_is_refused() -> None:
+    # A card file holds each record two levels down and JSON readers stop at 128 levels: a card
+    # accepted at 127 levels made a database that couldn't be pickled or read back.
+    db = CardDB()
+    with pytest.raises(mtgsim.InvalidCardError, match="nested more than 100 levels deep"):
+        db.add(nested_sorcery(40))
+    assert "Test Deep" not in db
+    db.add(nested_sorcery(30))
+    for again in (CardDB._from_json(db.to_json()), pickle.loads(pickle.dumps(db))):
+        assert again["Test Deep"] == db["Test Deep"]

@@ -502,6 +502,25 @@ struct CardFile {
     cards: Vec<serde_json::Value>,
 }
 
+/// How deeply a card record may nest: a card file holds each record two levels down, and a
+/// JSON reader takes at most 128, so every card that loads can be saved and read back.
+pub const MAX_RECORD_DEPTH: usize = 100;
+
+/// The nesting depth of a JSON value (a scalar is 1), without recursing.
+fn json_depth(value: &serde_json::Value) -> usize {
+    let mut deepest = 0;
+    let mut todo = vec![(value, 1)];
+    while let Some((v, depth)) = todo.pop() {
+        deepest = deepest.max(depth);
+        match v {
+            serde_json::Value::Array(items) => todo.extend(items.iter().map(|x| (x, depth + 1))),
+            serde_json::Value::Object(fields) => todo.extend(fields.values().map(|x| (x, depth + 1))),
+            _ => {}
+        }
+    }
+    deepest
+}
+
 impl CardDb {
     /// The cards that ship with the engine, parsed and validated once per process.
     pub fn builtin() -> &'static CardDb {
@@ -534,6 +553,9 @@ impl CardDb {
         }
         if value.get("rules").is_some_and(|r| !r.is_object() && !r.is_null()) {
             return Err(Error::InvalidCard { card: label, field: "rules".into(), reason: "must be an object".into() });
+        }
+        if json_depth(&value) > MAX_RECORD_DEPTH {
+            return Err(Error::InvalidCard { card: label, field: "<record>".into(), reason: format!("nested more than {MAX_RECORD_DEPTH} levels deep") });
         }
         serde_path_to_error::deserialize(value).map_err(|e| {
             let field = e.path().to_string();
