@@ -37,13 +37,24 @@ impl Game {
         let mut dying: Vec<u32> = Vec::new();
         let mut annihilate: Vec<(u32, u32)> = Vec::new();
         let mut bonuses = None;
+        // Counters are looked up once per creature: with many objects holding them, searching
+        // the list from the start each time would make every action quadratic in creatures.
+        let by_slot = (self.object_counters.len() > 16).then(|| {
+            let mut v: Vec<(u32, &crate::counters::Counters)> = self.object_counters.iter().map(|(s, c)| (*s, c)).collect();
+            v.sort_unstable_by_key(|&(s, _)| s);
+            v
+        });
+        let counters_on = |slot: u32| match &by_slot {
+            Some(v) => v.binary_search_by_key(&slot, |&(s, _)| s).ok().map(|i| v[i].1),
+            None => self.counters_on(slot),
+        };
         for &slot in &self.indexed.creatures {
             use crate::object::Object;
             let o = &self.objects[slot as usize];
             // Static bonuses and +1/+1 counters only add, so an undamaged creature with a
             // positive printed (or characteristic-defined) toughness, no other counters and no
             // "until end of turn" effects on it survives.
-            let only_gains = o.damage == 0 && self.until_end_of_turn.is_empty() && self.counters_on(slot).is_none_or(|c| c.iter().all(|(kind, _)| kind == "+1/+1"));
+            let only_gains = o.damage == 0 && self.until_end_of_turn.is_empty() && counters_on(slot).is_none_or(|c| c.iter().all(|(kind, _)| kind == "+1/+1"));
             if only_gains && o.flags & Object::STURDY != 0 {
                 continue; // the common case, without looking at the definition
             }
@@ -59,7 +70,7 @@ impl Game {
                     continue;
                 }
             }
-            if def.is(CardType::Planeswalker) && self.counters_on(slot).map_or(0, |c| c.get("loyalty")) == 0 {
+            if def.is(CardType::Planeswalker) && counters_on(slot).map_or(0, |c| c.get("loyalty")) == 0 {
                 dying.push(slot); // CR 704.5i
             }
         }
