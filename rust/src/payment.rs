@@ -55,10 +55,13 @@
 //! set `T` of types, the units payable only from `T` must not outnumber the supply able to
 //! produce some type in `T`. Only unions of the units' type sets need checking, so the check
 //! is a handful of sums. A source that makes several mana of one chosen type among several
-//! (Gilded Lotus) can't be split, so its type is enumerated (identical sources symmetrically).
-//! The payment itself is built greedily; if the greedy build gets stuck it is rebuilt unit by
-//! unit, keeping each choice only if the rest stays payable, which always succeeds when a
-//! payment exists.
+//! (Gilded Lotus) can't be split, so its type is enumerated (identical sources symmetrically),
+//! and beyond a thousand combinations searched with memory of the amounts of each type the
+//! types chosen so far make. `{2/C}` symbols are split between colored and generic payment
+//! in a fixed order of preference; the first payable split is found without listing them all
+//! (`Builder::first_split`). The payment itself is built greedily; if the greedy build gets
+//! stuck it is rebuilt unit by unit, keeping each choice only if the rest stays payable, which
+//! always succeeds when a payment exists.
 
 use std::fmt;
 
@@ -837,9 +840,32 @@ fn hall(dem: &[(u8, u32)], generic: u64, chunks: &[Chunk]) -> Result<(), Shortfa
     Ok(())
 }
 
-/// Exact: whether `dem` plus `generic` can be paid from `chunks`, enumerating the type of each
-/// whole chunk (identical whole chunks in non-decreasing type order, to skip permutations).
+/// Exact: whether `dem` plus `generic` can be paid from `chunks` (each whole chunk all of one
+/// type of its mask). Few type choices are enumerated ([`feasible_enum`]); beyond
+/// [`ENUMERATE_MAX`] combinations the search is memoised on the mana the chunks fixed so far
+/// make of each type ([`feasible_memo`]), which stays small where 2^k choices would not (k
+/// sources making several mana of one of two types: 22 of them took 0.7 s). Both answer the
+/// same, so which one runs never changes a payment.
 fn feasible(dem: &[(u8, u32)], generic: u64, chunks: &mut [Chunk]) -> bool {
+    let mut combinations = 1u64;
+    for c in chunks.iter() {
+        if c.whole && c.mask.count_ones() > 1 {
+            combinations = combinations.saturating_mul(c.mask.count_ones() as u64);
+        }
+    }
+    if combinations <= ENUMERATE_MAX {
+        feasible_enum(dem, generic, chunks)
+    } else {
+        feasible_memo(dem, generic, chunks)
+    }
+}
+
+/// The most combinations of whole chunks' types [`feasible`] enumerates without memoising.
+const ENUMERATE_MAX: u64 = 1024;
+
+/// [`feasible`] by enumerating the type of each whole chunk (identical whole chunks in
+/// non-decreasing type order, to skip permutations).
+fn feasible_enum(dem: &[(u8, u32)], generic: u64, chunks: &mut [Chunk]) -> bool {
     if hall(dem, generic, chunks).is_err() {
         return false;
     }
@@ -856,13 +882,67 @@ fn feasible(dem: &[(u8, u32)], generic: u64, chunks: &mut [Chunk]) -> bool {
             continue;
         }
         chunks[i].mask = b;
-        if feasible(dem, generic, chunks) {
+        if feasible_enum(dem, generic, chunks) {
             chunks[i].mask = this.orig;
             return true;
         }
     }
     chunks[i].mask = this.orig;
     false
+}
+
+/// [`feasible`] by depth-first search over the whole chunks' types, remembering the states
+/// that failed. Once the first `k` whole chunks have types, what is left to decide depends
+/// only on how much mana of each type they make, and amounts beyond everything `dem` and
+/// `generic` need are all alike (every Hall condition a type takes part in is then met), so
+/// the state is `k` and those amounts, capped. The number of states is polynomial in the
+/// amounts (for two types, at most one per reachable total of one of them).
+fn feasible_memo(dem: &[(u8, u32)], generic: u64, chunks: &mut [Chunk]) -> bool {
+    struct Search<'a> {
+        dem: &'a [(u8, u32)],
+        generic: u64,
+        whole: Vec<usize>,
+        cap: u64,
+        failed: std::collections::HashSet<(usize, [u64; 6])>,
+    }
+    impl Search<'_> {
+        fn go(&mut self, k: usize, made: [u64; 6], chunks: &mut [Chunk]) -> bool {
+            if self.failed.contains(&(k, made)) {
+                return false;
+            }
+            if hall(self.dem, self.generic, chunks).is_err() {
+                self.failed.insert((k, made));
+                return false;
+            }
+            let Some(&i) = self.whole.get(k) else {
+                return true;
+            };
+            let this = chunks[i];
+            let mut bits = this.orig;
+            while bits != 0 {
+                let b = bits & bits.wrapping_neg();
+                bits &= bits - 1;
+                chunks[i].mask = b;
+                let mut next = made;
+                let t = b.trailing_zeros() as usize;
+                next[t] = (next[t] + this.amount).min(self.cap);
+                if self.go(k + 1, next, chunks) {
+                    chunks[i].mask = this.orig;
+                    return true;
+                }
+            }
+            chunks[i].mask = this.orig;
+            self.failed.insert((k, made));
+            false
+        }
+    }
+    let mut whole: Vec<usize> = (0..chunks.len()).filter(|&i| chunks[i].whole && chunks[i].mask.count_ones() > 1).collect();
+    // Largest first: they decide most, so Hall's conditions cut the search earliest.
+    whole.sort_by_key(|&i| std::cmp::Reverse(chunks[i].amount));
+    // No Hall condition needs more than all of the demand.
+    let cap = generic + dem.iter().map(|&(_, n)| n as u64).sum::<u64>();
+    let mut search = Search { dem, generic, whole, cap, failed: Default::default() };
+    search.go(0, [0; 6], chunks)
 }
 
 /// The cost broken into unit classes.
@@ -906,7 +986,10 @@ fn analyse(cost: &CostToPay) -> Analysis {
 
 impl Analysis {
     /// Ways to pay the `{2/C}` symbols: how many of each color are paid with one colored mana
-    /// (the rest with two generic), most colored first.
+    /// (the rest with two generic), most colored first, then most W, most U, …: the order
+    /// in which the solver prefers them. All of them, prod(k_c + 1): the solver finds the first
+    /// payable one without listing them ([`Builder::first_split`]); kept as the tests' oracle.
+    #[cfg(test)]
     fn splits(&self) -> Vec<[u64; 5]> {
         let mut out = vec![self.two_hybrid];
         for c in 0..5 {
@@ -993,6 +1076,14 @@ impl<'a> Builder<'a> {
     /// Whether the current state can still pay `dem` plus `generic`.
     fn can_pay(&mut self, dem: &[(u8, u32)], generic: u64) -> bool {
         let mut chunks = std::mem::take(&mut self.scratch);
+        self.fill_chunks(&mut chunks);
+        let ok = feasible(dem, generic, &mut chunks);
+        self.scratch = chunks;
+        ok
+    }
+
+    /// The supply of the current state: free mana by type, life, untapped sources.
+    fn fill_chunks(&self, chunks: &mut Vec<Chunk>) {
         chunks.clear();
         for t in 0..6 {
             let a = self.pool[t] + self.excess[t];
@@ -1008,9 +1099,113 @@ impl<'a> Builder<'a> {
                 chunks.push(Chunk::new(self.masks[i], self.sources[i].amount as u64));
             }
         }
-        let ok = feasible(dem, generic, &mut chunks);
-        self.scratch = chunks;
-        ok
+    }
+
+    /// The first split of the `{2/C}` symbols in the order of `Analysis::splits` (most
+    /// paid with colored mana first, then most W, most U, …) that the current state can pay,
+    /// or `None`; found without listing the prod(k_c + 1) splits, which took seconds and then
+    /// all memory for large k_c (Multikicker {2/W}{2/U}{2/B}{2/R}{2/G}).
+    ///
+    /// A split `s` (s_c of color C's symbols paid with one C) is payable when (1) its colored
+    /// units and the cost's other units pass every Hall condition but the generic ones, and
+    /// (2) the generic condition holds. The splits meeting (1) form a set `D` closed
+    /// downwards (paying fewer with colored mana only relaxes those conditions), and (2)
+    /// depends only on the sum of `s`, holding from some sum up. So the first payable split
+    /// is, among the splits in `D` of the largest sum, the one with most W, then most U, …,
+    /// if that sum passes (2); otherwise none is payable. When every source is splittable
+    /// (no multi-mana source with a choice of type), `D` is the set of demands a network of
+    /// supplies can meet, a polymatroid: every maximal split in it has the same sum, so the
+    /// greedy split (most W, then most U given that, …, each by binary search) is the one.
+    /// With such sources `D` is a union of polymatroids and the splits are walked lazily in
+    /// order, from an upper bound on the sum (the greedy split with those sources relaxed to
+    /// splittable), skipping colored prefixes already outside `D`.
+    fn first_split(&self, a: &Analysis) -> Option<[u64; 5]> {
+        let mut chunks = Vec::new();
+        self.fill_chunks(&mut chunks);
+        let member = |s: &[u64; 5], chunks: &mut [Chunk]| feasible(a.demand(s).0.classes(), 0, chunks);
+        if !member(&[0; 5], &mut chunks) {
+            return None;
+        }
+        // No split pays more {2/C} with C than all the C mana there is.
+        let hi: [u64; 5] = std::array::from_fn(|c| a.two_hybrid[c].min(chunks.iter().filter(|k| k.mask & (1 << c) != 0).map(|k| k.amount).sum()));
+        let greedy = |chunks: &mut [Chunk]| {
+            let mut s = [0u64; 5];
+            for c in 0..5 {
+                let (mut lo, mut top) = (0, hi[c]);
+                while lo < top {
+                    s[c] = lo + (top - lo).div_ceil(2);
+                    if member(&s, chunks) {
+                        lo = s[c];
+                    } else {
+                        top = s[c] - 1;
+                    }
+                }
+                s[c] = lo;
+            }
+            s
+        };
+        if chunks.iter().all(|k| !k.whole) {
+            let s = greedy(&mut chunks);
+            let (dem, generic) = a.demand(&s);
+            return feasible(dem.classes(), generic, &mut chunks).then_some(s);
+        }
+        let mut relaxed = chunks.clone();
+        for k in &mut relaxed {
+            k.whole = false;
+        }
+        let top: u64 = greedy(&mut relaxed).iter().sum();
+        // Hall's generic conditions (see `hall`), which depend on the split only by its sum.
+        let fixed = a.fixed.classes();
+        let life = fixed.iter().any(|&(m, _)| m & LIFE != 0);
+        let fixed_mana: u64 = fixed.iter().filter(|&&(m, _)| m & LIFE == 0).map(|&(_, n)| n as u64).sum();
+        let fixed_all: u64 = fixed.iter().map(|&(_, n)| n as u64).sum();
+        let supply = |u: u8| chunks.iter().filter(|k| k.mask & u != 0).map(|k| k.amount).sum::<u64>();
+        let (supply_mana, supply_all) = (supply(ANY_MANA), supply(ANY_MANA | LIFE));
+        let two_total: u64 = a.two_hybrid.iter().sum();
+        let generic_ok = |sum: u64| {
+            let g = a.generic + 2 * (two_total - sum);
+            g == 0 || (g + fixed_mana + sum <= supply_mana && (!life || g + fixed_all + sum <= supply_all))
+        };
+        let mut suffix = [0u64; 6];
+        for c in (0..5).rev() {
+            suffix[c] = suffix[c + 1] + hi[c];
+        }
+        /// Sets s[c..] to the first split in order with these colors summing to `left`, if
+        /// one is payable.
+        fn walk(c: usize, s: &mut [u64; 5], left: u64, hi: &[u64; 5], suffix: &[u64; 6], a: &Analysis, chunks: &mut [Chunk]) -> bool {
+            if c == 5 {
+                let (dem, generic) = a.demand(s);
+                return left == 0 && feasible(dem.classes(), generic, chunks);
+            }
+            let lo = left.saturating_sub(suffix[c + 1]);
+            let top = hi[c].min(left);
+            // Once a prefix is in `D`, so are those with less of color c.
+            let mut inside = false;
+            for v in (lo..=top).rev() {
+                s[c] = v;
+                if c < 4 && v > 0 && !inside {
+                    if !feasible(a.demand(s).0.classes(), 0, chunks) {
+                        continue;
+                    }
+                    inside = true;
+                }
+                if walk(c + 1, s, left - v, hi, suffix, a, chunks) {
+                    return true;
+                }
+            }
+            s[c] = 0;
+            false
+        }
+        let mut s = [0u64; 5];
+        for sum in (0..=top.min(suffix[0])).rev() {
+            if !generic_ok(sum) {
+                break;
+            }
+            if walk(0, &mut s, sum, &hi, &suffix, a, &mut chunks) {
+                return Some(s);
+            }
+        }
+        None
     }
 
     /// The first shortfall of the current state against `dem` plus `generic`, if any.
@@ -1210,6 +1405,15 @@ impl<'a> Builder<'a> {
 /// (for the most colored split of `{2/C}` symbols and as much life as allowed), if Hall's
 /// condition is what fails.
 fn solve_general(cost: &CostToPay, pool: &ManaPool, sources: &[ManaSource], chosen: Option<&[usize]>) -> Result<Payment, Option<Shortfall>> {
+    solve_general_by(cost, pool, sources, chosen, settle)
+}
+
+/// The signature of [`settle`] (the tests compare it with the old way of settling).
+type Settle = fn(&Analysis, &[ManaSource], &[u8], &[usize], Mode, &ManaPool, Option<&[usize]>) -> Result<Payment, Option<Shortfall>>;
+
+/// [`solve_general`], settling the payment with `settle`.
+#[inline(always)]
+fn solve_general_by(cost: &CostToPay, pool: &ManaPool, sources: &[ManaSource], chosen: Option<&[usize]>, settle: Settle) -> Result<Payment, Option<Shortfall>> {
     let analysis = analyse(cost);
     // Type sets of the sources and the candidate order, on the stack for up to 64 sources.
     let n = sources.len();
@@ -1255,34 +1459,49 @@ fn solve_general(cost: &CostToPay, pool: &ManaPool, sources: &[ManaSource], chos
     }
     let order: &[usize] = &space[..len];
     let mode = if chosen.is_some() { Mode::SourcesFirst } else { Mode::PoolFirst };
-    let no_split = [[0u64; 5]];
-    let many_splits;
-    let splits: &[[u64; 5]] = if analysis.two_hybrid == [0; 5] {
-        &no_split
-    } else {
-        many_splits = analysis.splits();
-        &many_splits
-    };
-    // Least life first (mana before life), then the most colored split of {2/C} symbols.
-    for life_units in 0..=analysis.max_life_units {
-        for split in splits {
-            let (dem, generic) = analysis.demand(split);
+    settle(&analysis, sources, masks, order, mode, pool, chosen)
+}
+
+/// [`solve_general`] once the candidate sources and their order are known.
+///
+/// Preference: least life first (mana before life), then the first split of the `{2/C}`
+/// symbols in the order of `Analysis::splits` that can be paid. For that split a greedy
+/// build is tried, then an exact one (the greedy build succeeds only on payable splits, so
+/// trying it on earlier ones, as the solver once did, never chose anything else).
+fn settle(a: &Analysis, sources: &[ManaSource], masks: &[u8], order: &[usize], mode: Mode, pool: &ManaPool, chosen: Option<&[usize]>) -> Result<Payment, Option<Shortfall>> {
+    for life_units in 0..=a.max_life_units {
+        // The most colored split comes first and is usually payable: try it greedily first.
+        let (dem, generic) = a.demand(&a.two_hybrid);
+        let mut greedy = Builder::new(sources, masks, order, mode, pool, life_units);
+        if greedy.run(&dem, generic, false) {
+            return Ok(greedy.finish(chosen));
+        }
+        let mut exact = Builder::new(sources, masks, order, mode, pool, life_units);
+        let split = if a.two_hybrid == [0; 5] {
+            a.two_hybrid
+        } else {
+            match exact.first_split(a) {
+                Some(split) => split,
+                None => continue,
+            }
+        };
+        let (dem, generic) = a.demand(&split);
+        if split != a.two_hybrid {
             let mut greedy = Builder::new(sources, masks, order, mode, pool, life_units);
             if greedy.run(&dem, generic, false) {
                 return Ok(greedy.finish(chosen));
             }
-            let mut exact = Builder::new(sources, masks, order, mode, pool, life_units);
-            if exact.can_pay(dem.classes(), generic) {
-                let done = exact.run(&dem, generic, true);
-                debug_assert!(done, "a payable cost must be built");
-                if done {
-                    return Ok(exact.finish(chosen));
-                }
+        }
+        if exact.can_pay(dem.classes(), generic) {
+            let done = exact.run(&dem, generic, true);
+            debug_assert!(done, "a payable cost must be built");
+            if done {
+                return Ok(exact.finish(chosen));
             }
         }
     }
-    let (dem, generic) = analysis.demand(&splits[0]);
-    Err(Builder::new(sources, masks, order, mode, pool, analysis.max_life_units).shortfall(dem.classes(), generic))
+    let (dem, generic) = a.demand(&a.two_hybrid);
+    Err(Builder::new(sources, masks, order, mode, pool, a.max_life_units).shortfall(dem.classes(), generic))
 }
 
 /// "{W} or {U}", "{B} or 2 life".
@@ -1892,6 +2111,282 @@ mod tests {
         }
     }
 
+    /// The old way of settling a payment: list every split of the `{2/C}` symbols, sorted,
+    /// and try greedy and exact builds on each in turn. The oracle for [`settle`].
+    fn settle_old(
+        analysis: &Analysis,
+        sources: &[ManaSource],
+        masks: &[u8],
+        order: &[usize],
+        mode: Mode,
+        pool: &ManaPool,
+        chosen: Option<&[usize]>,
+    ) -> Result<Payment, Option<Shortfall>> {
+        let no_split = [[0u64; 5]];
+        let many_splits;
+        let splits: &[[u64; 5]] = if analysis.two_hybrid == [0; 5] {
+            &no_split
+        } else {
+            many_splits = analysis.splits();
+            &many_splits
+        };
+        for life_units in 0..=analysis.max_life_units {
+            for split in splits {
+                let (dem, generic) = analysis.demand(split);
+                let mut greedy = Builder::new(sources, masks, order, mode, pool, life_units);
+                if greedy.run(&dem, generic, false) {
+                    return Ok(greedy.finish(chosen));
+                }
+                let mut exact = Builder::new(sources, masks, order, mode, pool, life_units);
+                if exact.can_pay(dem.classes(), generic) {
+                    let done = exact.run(&dem, generic, true);
+                    debug_assert!(done, "a payable cost must be built");
+                    if done {
+                        return Ok(exact.finish(chosen));
+                    }
+                }
+            }
+        }
+        let (dem, generic) = analysis.demand(&splits[0]);
+        Err(Builder::new(sources, masks, order, mode, pool, analysis.max_life_units).shortfall(dem.classes(), generic))
+    }
+
+    /// Many `{2/C}` symbols among others, and sources of one or several types and amounts.
+    fn two_hybrid_instance(rng: &mut Rng) -> (CostToPay, ManaPool, Vec<ManaSource>) {
+        let color = |rng: &mut Rng| Color::ALL[rng.below(5) as usize];
+        // Few colors at a time, so that colors compete for the same sources.
+        let palette: Vec<Color> = (0..1 + rng.below(3)).map(|_| color(rng)).collect();
+        let pick = |rng: &mut Rng| palette[rng.below(palette.len() as u64) as usize];
+        let mut symbols = Vec::new();
+        for _ in 0..rng.below(9) {
+            symbols.push(match rng.below(10) {
+                0..=4 => ManaSymbol::TwoHybrid(pick(rng)),
+                5 => ManaSymbol::Generic(1 + rng.below(3) as u32),
+                6 => ManaSymbol::Colored(pick(rng)),
+                7 => ManaSymbol::Hybrid(pick(rng), color(rng)),
+                8 => ManaSymbol::Phyrexian(pick(rng)),
+                _ => ManaSymbol::Colorless,
+            });
+        }
+        symbols.retain(|s| !matches!(s, ManaSymbol::Hybrid(a, b) if a == b));
+        let life = [0, 2, 4, 20][rng.below(4) as usize];
+        let cost = CostToPay::new(symbols, 0, life);
+        let mut pool = ManaPool::new();
+        for _ in 0..rng.below(3) {
+            let t = if rng.below(3) == 0 { C } else { pick(rng).into() };
+            pool.add(t, 1);
+        }
+        let mut sources = Vec::new();
+        for id in 0..rng.below(9) {
+            let mut options = vec![if rng.below(5) == 0 { C } else { pick(rng).into() }];
+            for _ in 0..[0, 0, 1, 1, 2][rng.below(5) as usize] {
+                let t: ManaType = if rng.below(2) == 0 { pick(rng).into() } else { color(rng).into() };
+                if !options.contains(&t) {
+                    options.push(t);
+                }
+            }
+            let amount = [1, 1, 1, 2, 3][rng.below(5) as usize];
+            sources.push(ManaSource::new(id + 10, options, amount));
+        }
+        (cost, pool, sources)
+    }
+
+    // Finding the first payable split of {2/C} symbols without listing them all chooses the
+    // same payment, taps in the same order, or the same shortfall as listing them did.
+    #[test]
+    fn first_split_matches_listing_every_split() {
+        let mut rng = Rng::new(0x2c2c);
+        let (mut payable, mut not_first, mut whole) = (0, 0, 0);
+        for case in 0..30_000 {
+            let (cost, start, sources) = if case % 4 == 3 { random_instance(&mut rng) } else { two_hybrid_instance(&mut rng) };
+            let all: Vec<usize> = (0..sources.len()).collect();
+            let some: Vec<usize> = all.iter().copied().filter(|_| rng.below(3) != 0).collect();
+            for chosen in [None, Some(&all[..]), Some(&some[..])] {
+                let new = solve_general_by(&cost, &start, &sources, chosen, settle);
+                let old = solve_general_by(&cost, &start, &sources, chosen, settle_old);
+                assert_eq!(format!("{new:?}"), format!("{old:?}"), "case {case}: {cost} pool {start} sources {sources:?} chosen {chosen:?}");
+                if let Ok(p) = &new {
+                    payable += 1;
+                    // Some {2/C} paid with two generic: more mana and life spent than symbols.
+                    let least: u64 = cost.symbols.iter().map(|s| if let ManaSymbol::Generic(n) = s { *n as u64 } else { 1 }).sum();
+                    not_first += (p.spent.total() + p.life as u64 / 2 > least) as u32;
+                    whole += sources.iter().any(|s| s.amount > 1 && s.options.len() > 1) as u32;
+                }
+            }
+        }
+        assert!(payable > 20_000 && not_first > 3_000 && whole > 5_000, "instances too one-sided: {payable} payable, {not_first} not all colored, {whole} with whole sources");
+    }
+
+    // The memoised search over whole chunks' types answers as enumerating them does.
+    #[test]
+    fn memoised_feasibility_matches_enumeration() {
+        let mut rng = Rng::new(0xfea5);
+        let mut yes = 0;
+        for case in 0..20_000 {
+            let types = 2 + rng.below(4) as u32; // mana types in play: the first `types`
+            let mask = |rng: &mut Rng| loop {
+                let m = (rng.below(1 << types) as u8) & ANY_MANA;
+                if m != 0 {
+                    return m;
+                }
+            };
+            let mut dem = Demand::EMPTY;
+            for _ in 0..rng.below(5) {
+                let m = if rng.below(4) == 0 { mask(&mut rng) | LIFE } else { mask(&mut rng) };
+                dem.add(m, 1 + rng.below(4) as u32);
+            }
+            dem.items[..dem.len].sort_unstable_by_key(|&(m, _)| (m & LIFE != 0, m.count_ones(), m));
+            let generic = rng.below(5);
+            let mut chunks = Vec::new();
+            if rng.below(2) == 0 {
+                chunks.push(Chunk::new(LIFE, 1 + rng.below(2)));
+            }
+            for _ in 0..rng.below(9) {
+                chunks.push(Chunk::new(mask(&mut rng), 1 + rng.below(4)));
+            }
+            let before: Vec<(u8, u8, u64, bool)> = chunks.iter().map(|c| (c.mask, c.orig, c.amount, c.whole)).collect();
+            let old = feasible_enum(dem.classes(), generic, &mut chunks);
+            let new = feasible_memo(dem.classes(), generic, &mut chunks);
+            let after: Vec<(u8, u8, u64, bool)> = chunks.iter().map(|c| (c.mask, c.orig, c.amount, c.whole)).collect();
+            assert_eq!(before, after, "case {case}: chunks restored");
+            assert_eq!(old, new, "case {case}: {:?} + {generic} from {chunks:?}", dem.classes());
+            yes += old as u32;
+        }
+        assert!((5_000..15_000).contains(&yes), "instances too one-sided: {yes} feasible");
+    }
+
+    // Inputs that listing every split of {2/C} symbols, or every choice of type of
+    // multi-mana sources, could not finish (minutes, or all memory): now immediate.
+    #[test]
+    fn large_two_hybrid_costs_and_multi_mana_sources() {
+        let five: Vec<ManaSymbol> = Color::ALL.iter().map(|&c| ManaSymbol::TwoHybrid(c)).collect();
+        // Multikicker {2/W}{2/U}{2/B}{2/R}{2/G} with 320 Islands: each kick is {U} and 8
+        // generic, after {1}: 35 kicks ((n + 1)^5 splits for up to 64 kicks before).
+        let islands: Vec<ManaSource> = (0..320).map(|i| land(i, U)).collect();
+        assert_eq!(max_affordable(&cost("{1}"), &five, &ManaPool::new(), &islands, 1000), 35);
+        // 64 basics of each color: 63 kicks, each paid with one mana of each color.
+        let basics: Vec<ManaSource> = (0..320).map(|i| land(i, ManaType::ALL[i as usize % 5])).collect();
+        assert_eq!(max_affordable(&cost("{1}"), &five, &ManaPool::new(), &basics, 1000), 63);
+        // Five-color sources (one mana of any color each).
+        let prisms: Vec<ManaSource> = (0..320).map(|i| ManaSource::new(i, vec![W, U, B, R, G], 1)).collect();
+        assert_eq!(max_affordable(&cost("{1}"), &five, &ManaPool::new(), &prisms, 1000), 63);
+        // 40 of each {2/C} (41^5 splits): unpayable with 3 Islands or 300, payable with 360,
+        // each {2/U} with {U} and the rest with two.
+        let mut sym = Vec::new();
+        for c in Color::ALL {
+            sym.extend(std::iter::repeat_n(ManaSymbol::TwoHybrid(c), 40));
+        }
+        let c = CostToPay::new(sym, 0, 20);
+        assert_eq!(solve(&c, &ManaPool::new(), &islands[..3]), None);
+        assert_eq!(solve(&c, &ManaPool::new(), &islands[..300]), None);
+        let many: Vec<ManaSource> = (0..360).map(|i| land(i, U)).collect();
+        let p = solve(&c, &ManaPool::new(), &many).unwrap();
+        assert_eq!((p.taps.len(), p.spent.get(U)), (360, 360));
+        // With the five-color sources every {2/C} takes one mana of its color.
+        let p = solve(&c, &ManaPool::new(), &prisms[..200]).unwrap();
+        assert_eq!(p.spent, ManaPool::parse(&"{W}{U}{B}{R}{G}".repeat(40)).unwrap());
+        assert_legal(&c, &ManaPool::new(), &prisms[..200], &p);
+        // 300 two-color sources (W/U, U/B, B/R): every {2/W}, {2/U}, {2/B}, {2/R} takes one
+        // mana of its color and each {2/G} two, 240 mana in all; 150 sources are too few.
+        let duals: Vec<ManaSource> = (0..300).map(|i| ManaSource::new(i, [[W, U], [U, B], [B, R]][i as usize % 3], 1)).collect();
+        let p = solve(&c, &ManaPool::new(), &duals).unwrap();
+        assert_eq!((p.taps.len(), p.spent.total(), p.spent.get(G)), (240, 240, 0));
+        assert!([W, U, B, R].iter().all(|&t| p.spent.get(t) >= 40), "{}", p.spent);
+        assert_eq!(solve(&c, &ManaPool::new(), &duals[..150]), None);
+
+        // 30 sources each making 2k mana of W or U (k = 1..30, 930 in all): W^a U^b with a
+        // odd can't be paid (every subset sums to an even number); 2^30 type choices before.
+        let wells: Vec<ManaSource> = (1..=30).map(|k| ManaSource::new(k, vec![W, U], 2 * k as u32)).collect();
+        let split_cost = |a: usize, b: usize| {
+            let mut sym = vec![ManaSymbol::Colored(Color::White); a];
+            sym.extend(std::iter::repeat_n(ManaSymbol::Colored(Color::Blue), b));
+            CostToPay::new(sym, 0, 20)
+        };
+        assert_eq!(solve(&split_cost(465, 465), &ManaPool::new(), &wells), None);
+        let e = solve_with(&split_cost(465, 465), &ManaPool::new(), &wells, &(1..=30).collect::<Vec<_>>()).unwrap_err();
+        assert!(e.contains("one type"), "{e}");
+        for (a, b) in [(464, 466), (300, 200), (2, 928)] {
+            let c = split_cost(a, b);
+            let p = solve(&c, &ManaPool::new(), &wells).unwrap();
+            assert_legal(&c, &ManaPool::new(), &wells, &p);
+        }
+        // Sources of three mana of any one color and seven of each {2/C}: with 14 of them
+        // (42 mana) 34 symbols take one colored mana and one two (W, U, B, R from three
+        // sources each, G from two); 12 are too few. Splits walked in order over a
+        // memoised choice of types.
+        let lotuses: Vec<ManaSource> = (0..14).map(|i| ManaSource::new(i, vec![W, U, B, R, G], 3)).collect();
+        let mut sym = Vec::new();
+        for c in Color::ALL {
+            sym.extend(std::iter::repeat_n(ManaSymbol::TwoHybrid(c), 7));
+        }
+        let c = CostToPay::new(sym, 0, 20);
+        let p = solve(&c, &ManaPool::new(), &lotuses).unwrap();
+        assert_eq!((p.taps.len(), p.spent.total(), p.life), (14, 36, 0));
+        assert!([W, U, B, R].iter().all(|&t| p.spent.get(t) >= 7) && p.spent.get(G) == 6, "{}", p.spent);
+        assert_eq!(solve(&c, &ManaPool::new(), &lotuses[..12]), None);
+    }
+
+    /// Release-mode timing of the inputs that used to blow up (sizes from `PAY_N`, `PAY_K`):
+    /// `cargo test --release -q timing_blowups -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn timing_blowups() {
+        use std::time::Instant;
+        let env = |k: &str, d: u64| std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d);
+        let n = env("PAY_N", 100);
+        let kicks: Vec<ManaSymbol> = Color::ALL.iter().map(|&c| ManaSymbol::TwoHybrid(c)).collect();
+        let islands: Vec<ManaSource> = (0..n).map(|i| land(i, U)).collect();
+        let t = Instant::now();
+        let most = max_affordable(&cost("{1}"), &kicks, &ManaPool::new(), &islands, 1000);
+        println!("multikicker five {{2/C}}, {n} Islands: {most} kicks, {:?}", t.elapsed());
+        let per = env("PAY_PER", 24) as usize;
+        let mut sym = Vec::new();
+        for c in Color::ALL {
+            sym.extend(std::iter::repeat_n(ManaSymbol::TwoHybrid(c), per));
+        }
+        let three: Vec<ManaSource> = (0..3).map(|i| land(i, U)).collect();
+        let t = Instant::now();
+        let r = solve(&CostToPay::new(sym, 0, 20), &ManaPool::new(), &three);
+        println!("5 x {per} {{2/C}}, 3 Islands: {:?}, {:?}", r.is_some(), t.elapsed());
+        let k = env("PAY_K", 18);
+        let amounts: Vec<u64> = (1..=k).map(|i| 2 * i).collect();
+        let total: u64 = amounts.iter().sum();
+        let a = total / 2 + (total / 2 % 2 == 0) as u64;
+        let wells: Vec<ManaSource> = amounts.iter().enumerate().map(|(i, &m)| ManaSource::new(i as u64, vec![W, U], m as u32)).collect();
+        let mut sym = vec![ManaSymbol::Colored(Color::White); a as usize];
+        sym.extend(std::iter::repeat_n(ManaSymbol::Colored(Color::Blue), (total - a) as usize));
+        let t = Instant::now();
+        let r = solve(&CostToPay::new(sym, 0, 20), &ManaPool::new(), &wells);
+        println!("{k} two-type multi-mana sources, parity-unpayable: {:?}, {:?}", r.is_some(), t.elapsed());
+        let a = a - 1; // even: payable
+        let mut sym = vec![ManaSymbol::Colored(Color::White); a as usize];
+        sym.extend(std::iter::repeat_n(ManaSymbol::Colored(Color::Blue), (total - a) as usize));
+        let t = Instant::now();
+        let r = solve(&CostToPay::new(sym, 0, 20), &ManaPool::new(), &wells);
+        println!("{k} two-type multi-mana sources, payable: {:?}, {:?}", r.is_some(), t.elapsed());
+        // Sources of three mana of any one color and `per` of each {2/C}.
+        let lotuses = env("PAY_L", 14);
+        let sources: Vec<ManaSource> = (0..lotuses).map(|i| ManaSource::new(i, vec![W, U, B, R, G], 3)).collect();
+        for per in [3, 7, 12] {
+            let mut sym = Vec::new();
+            for c in Color::ALL {
+                sym.extend(std::iter::repeat_n(ManaSymbol::TwoHybrid(c), per));
+            }
+            let t = Instant::now();
+            let r = solve(&CostToPay::new(sym, 0, 20), &ManaPool::new(), &sources);
+            println!("{lotuses} five-color sources of 3, 5 x {per} {{2/C}}: {:?}, {:?}", r.map(|p| p.spent.to_string()), t.elapsed());
+        }
+        // Five-color sources of different amounts.
+        let sources: Vec<ManaSource> = (1..=lotuses).map(|i| ManaSource::new(i, vec![W, U, B, R, G], i as u32)).collect();
+        let mut sym = Vec::new();
+        for c in Color::ALL {
+            sym.extend(std::iter::repeat_n(ManaSymbol::Colored(c), (lotuses * (lotuses + 1) / 10) as usize));
+        }
+        let t = Instant::now();
+        let r = solve(&CostToPay::new(sym, 0, 20), &ManaPool::new(), &sources);
+        println!("{lotuses} five-color sources of 1..{lotuses}, a fifth of their mana in each color: {:?}, {:?}", r.is_some(), t.elapsed());
+    }
+
     /// Release-mode timing: `cargo test --release -q payment -- --ignored --nocapture`.
     #[test]
     #[ignore]
@@ -1909,8 +2404,10 @@ mod tests {
             land(7, R),
             ManaSource::new(8, vec![G, W], 1),
         ];
-        let cases: [(&str, CostToPay, &[ManaSource]); 5] = [
+        let cases: [(&str, CostToPay, &[ManaSource]); 7] = [
             ("{2}{U}{U}{W}{B}, 8 basics", cost("{2}{U}{U}{W}{B}"), &basics),
+            ("{2/W}{2/U}{2/B}{R}, 8 basics", cost("{2/W}{2/U}{2/B}{R}"), &basics),
+            ("{2/W}{2/W}{2/W}{2/G}{B}, 8 basics", cost("{2/W}{2/W}{2/W}{2/G}{B}"), &basics),
             ("{2}{U}{U}{W}{B}, 4 basics + 4 duals", cost("{2}{U}{U}{W}{B}"), &duals),
             ("{1}{W/U}{W/U}{B/P}{R}, 8 basics", cost("{1}{W/U}{W/U}{B/P}{R}"), &basics),
             ("{U}{U}{U}{B}{B}{B} unpayable, 8 basics", cost("{U}{U}{U}{B}{B}{B}"), &basics),
