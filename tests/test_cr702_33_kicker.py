@@ -799,3 +799,17 @@ def test_a_generic_reduction_left_over_reduces_a_two_hybrid_announced_as_generic
     g.cast(card, kick=True)
     g.resolve_top()
     assert len(g.library(1)) == 18
+
+
+def test_multikicker_of_five_two_hybrid_symbols_is_counted_at_once_with_many_lands():  # CR 702.33c, 107.4e
+    # Every split of the {2/C} symbols used to be listed: (kicks + 1)^5 of them; with 320
+    # Islands reaching this decision took minutes, or aborted the process out of memory.
+    db = mtgsim.CardDB()
+    db.add({"name": "Test Prism Kicker", "mana_cost": "{1}", "type_line": "Sorcery", "oracle_text": "Multikicker {2/W}{2/U}{2/B}{2/R}{2/G}", "rules": {"spell": []}})
+    g = mtgsim.Game(2, seed=1, db=db)
+    g.add_cards(0, "battlefield", ["Island"] * 320)
+    (card,) = g.add_cards(0, "hand", ["Test Prism Kicker"])
+    g.set_policy(0, "manual")
+    g.cast(card)
+    # Each kick: {U} for {2/U} and eight generic for the rest, nine Islands; 319 after {1}.
+    assert (g.pending.kind, g.pending.min, g.pending.max) == ("number", 0, 35)
