@@ -139,7 +139,8 @@ def _write_whole(flag: str, path: str, write: Callable[[IO[bytes]], object]) -> 
 
 
 def run_simulate(args: argparse.Namespace) -> int:
-    from mtgsim.sim import EXAMPLE_DECKS, MAX_TURNS, simulate
+    from mtgsim._core import MAX_TURNS
+    from mtgsim.sim import EXAMPLE_DECKS, simulate
 
     if not 1 <= args.games < 2**64:
         raise SystemExit("mtgsim simulate: --games must be a whole number from 1 to 2**64 - 1")
