@@ -634,8 +634,8 @@ class Game:
         """Off: which mana sources to tap becomes a "pay_mana" decision, for casting and
         activating and for a "you may pay" while an ability resolves (CR 605.3a). Its ``min``
         is a lower bound on the sources any payment taps (the cost's mana, less the pool, over
-        the most one source makes); an answer must pay the cost (a choice of that many may not). When
-        every source must be tapped, they are, without asking."""
+        the most one source makes); an answer must pay the cost (a choice of that many may
+        not). When every source must be tapped, they are, without asking."""
     def auto_pay(self, player: int) -> bool: ...
     def cancel(self) -> None:
         """Cancels a cast or an activation waiting for one of its decisions; nothing happened

@@ -508,7 +508,6 @@ impl Batch {
         Ok(b)
     }
 
-    /// The next game of the run, at the agent's first decision.
     /// The next game from the run's seeds, played on until the agent has a decision; a game
     /// that ends (or loops) first is replaced, at most [`FRESH_TRIES`] times in a row.
     fn fresh(&mut self) -> Result<Game> {

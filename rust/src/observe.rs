@@ -180,7 +180,6 @@ impl Game {
     /// vector, and one row per object slot up to `slots`, all zeros for objects `player`
     /// can't see (so neither an unknown card's identity nor its zone or place leaks).
     pub fn observation_arrays(&self, player: u8, slots: u32) -> (Vec<f32>, Vec<i32>) {
-        const FEATURES: usize = OBJECT_FEATURES;
         let deciding = self.pending.as_ref().map_or(-1.0, |d| d.player as f32);
         let step = crate::turn::Step::ALL.iter().position(|&s| s == self.step).unwrap_or(0) as f32;
         let mut global = vec![self.turn as f32, step, self.active as f32, self.priority.map_or(-1.0, |p| p as f32), player as f32, deciding, self.is_over() as u8 as f32];
@@ -189,7 +188,7 @@ impl Game {
             global.extend([st.life as f32, st.library.len() as f32, st.hand.len() as f32, st.graveyard.len() as f32, poison, st.lost.is_some() as u8 as f32]);
         }
         debug_assert_eq!(global.len(), GLOBAL_BASE + GLOBAL_PER_PLAYER * self.players.len());
-        let mut rows = vec![0i32; slots as usize * FEATURES];
+        let mut rows = vec![0i32; slots as usize * OBJECT_FEATURES];
         let zone_code = |k: ZoneKind| match k {
             ZoneKind::Library => 1,
             ZoneKind::Hand => 2,
@@ -206,7 +205,7 @@ impl Game {
             }
             let o = &self.objects[slot as usize];
             let counters = self.counters_on(slot).map_or(0, |c| (i64::from(c.get("+1/+1")) - i64::from(c.get("-1/-1"))).clamp(i32::MIN.into(), i32::MAX.into()) as i32);
-            let row = &mut rows[slot as usize * FEATURES..(slot as usize + 1) * FEATURES];
+            let row = &mut rows[slot as usize * OBJECT_FEATURES..(slot as usize + 1) * OBJECT_FEATURES];
             let card = card_code(&self.defs[o.def as usize].name);
             row.copy_from_slice(&[1, zone_code(o.zone.kind), o.owner as i32, o.controller as i32, card, o.tapped as i32, position as i32, counters]);
         };

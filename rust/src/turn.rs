@@ -279,8 +279,8 @@ impl Game {
 
     /// Everyone passes (with `resolve_whole`, an object on the stack is passed on until it has
     /// resolved) until `reached` holds, the game stops for a decision, or it ends. A step that
-    /// goes on for [`LOOP_ACTIONS`] passes is a loop of mandatory actions (CR 104.4b): an
-    /// error, and the game is as it was before.
+    /// goes on for [`LOOP_ACTIONS`] passes (or resolutions) is a loop of mandatory actions
+    /// (CR 104.4b): an error, and the game is as it was before.
     fn passing_on(&mut self, resolve_whole: bool, mut reached: impl FnMut(&Game) -> bool) -> Result<Progress> {
         // The position to go back to after a loop, without the event log and the replay
         // record (which only grow, and are cut back instead): holding them would make the
@@ -301,7 +301,7 @@ impl Game {
             if passes > LOOP_ACTIONS {
                 looped = true;
                 return Err(illegal(format!(
-                    "the {} step of turn {} didn't end after {LOOP_ACTIONS} passes: a loop of mandatory actions (CR 104.4b); nothing was done",
+                    "the {} step of turn {} didn't end after {LOOP_ACTIONS} actions: a loop of mandatory actions (CR 104.4b); nothing was done",
                     g.step.name(),
                     g.turn
                 )));
