@@ -341,6 +341,13 @@ impl Game {
                 self.pass_inner()?;
                 return Ok(Progress::Done(Vec::new()));
             }
+            if action == PriorityAction::Pass && self.pass_ends_the_step() {
+                // The last pass with an empty stack: the step ends (CR 117.4, 500.2). The
+                // priority frame would only wait beneath the next step's work, which casts
+                // nothing and so never fails back to it.
+                let advance = self.pass_inner()?.expect("the last pass starts the next step");
+                return self.perform(advance);
+            }
             proc.chosen = Some(action); // worked out once
         }
         self.perform(Frame::Priority(proc))
@@ -356,6 +363,18 @@ impl Game {
             && self.pending_triggers.is_empty()
             && !self.legendary_entered
             && (self.passes as usize + 1) < self.live_players()
+    }
+
+    /// Whether, in an unattended run, a pass now would be the last of a round with an empty
+    /// stack and nothing waiting: the step ends.
+    fn pass_ends_the_step(&self) -> bool {
+        self.unattended
+            && self.frames.is_empty()
+            && self.outcome.is_none()
+            && self.pending_triggers.is_empty()
+            && !self.legendary_entered
+            && self.stack.is_empty()
+            && (self.passes as usize + 1) >= self.live_players()
     }
 }
 
