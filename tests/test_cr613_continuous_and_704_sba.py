@@ -14,6 +14,8 @@ rules is pinned with strict xfails and reproduced in /work/notes/findings_replac
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 import mtgsim
@@ -66,6 +68,23 @@ def test_the_joraga_bonus_ends_when_it_leaves_the_battlefield():  # CR 611.3b, 4
     assert g.power_toughness(watcher) == (4, 3)
     g.move(jw, "graveyard")
     assert g.power_toughness(shaman) == (2, 2) and g.power_toughness(watcher) == (2, 1)
+
+
+@pytest.mark.parametrize("reloaded", [False, True])
+def test_marked_damage_kills_once_the_joraga_bonus_shrinks(reloaded):  # CR 120.3e, 613.4c, 704.5g
+    # No damage is dealt as the bonus shrinks: the check must still look at the damage marked
+    # earlier this turn, in a game saved and loaded in between too.
+    g, jw, (shaman, *_), _, _ = elves_game()
+    g.add_counters(jw, "+1/+1", 2)  # Fauna Shaman 4/4
+    g.add_cards(0, "battlefield", ["Mountain"])
+    (bolt,) = add_hand(g, 0, ["Lightning Bolt"])
+    g.cast(bolt, targets=[shaman])
+    g.resolve_top()
+    assert shaman in g.battlefield() and g.power_toughness(shaman) == (4, 4)  # 3 damage marked
+    if reloaded:
+        g = pickle.loads(pickle.dumps(g))
+    g.remove_counters(jw, "+1/+1", 1)  # 3/3 with 3 damage
+    assert shaman not in g.battlefield() and "Fauna Shaman" in names(g, g.graveyard(0))
 
 
 def test_two_warcallers_pump_each_other():  # CR 613.4c, 613.7 (both apply)

@@ -26,10 +26,18 @@ impl Game {
                 }
                 if creature {
                     self.objects[slot as usize].damage += n;
+                    self.damage_marked = true;
                 }
             }
         }
         self.log.push_with(|| Event::DamageDealt { source, target, amount: n });
+    }
+
+    /// Whether no sturdy creature could die or lose counters to a state-based action now: no
+    /// damage marked, no "until end of turn" effects, no counters but +1/+1 counters (which
+    /// only add, and have nothing to annihilate with).
+    pub(crate) fn only_fragile_can_die(&self) -> bool {
+        !self.damage_marked && self.until_end_of_turn.is_empty() && self.object_counters.iter().all(|(_, c)| c.iter().all(|(kind, _)| kind == "+1/+1"))
     }
 
     /// Performs the permanent-related state-based actions once; true if any happened.
@@ -48,7 +56,11 @@ impl Game {
             Some(v) => v.binary_search_by_key(&slot, |&(s, _)| s).ok().map(|i| v[i].1),
             None => self.counters_on(slot),
         };
-        for &slot in &self.indexed.creatures {
+        // Without marked damage or "until end of turn" effects, and with no counters but +1/+1
+        // counters, sturdy creatures survive (below): only the fragile ones need a look, in the
+        // same (battlefield) order.
+        let creatures = if self.only_fragile_can_die() { &self.indexed.fragile } else { &self.indexed.creatures };
+        for &slot in creatures {
             use crate::object::Object;
             let o = &self.objects[slot as usize];
             // Static bonuses and +1/+1 counters only add, so an undamaged creature with a

@@ -213,6 +213,12 @@ pub(crate) struct BattlefieldIndex {
     pub triggers: IndexList,
     /// Permanents with static abilities.
     pub statics: IndexList,
+    /// Permanents with activated abilities other than mana abilities (what a player with
+    /// priority looks over).
+    pub activated: IndexList,
+    /// Creatures and planeswalkers that aren't [`Object::STURDY`]: those state-based actions
+    /// must look at even when no damage, counter or effect could have changed them.
+    pub fragile: IndexList,
 }
 
 /// Inline up to a typical battlefield's worth, so that cloning a game allocates nothing more
@@ -221,12 +227,24 @@ pub(crate) type IndexList = smallvec::SmallVec<[u32; 8]>;
 
 impl Clone for BattlefieldIndex {
     fn clone(&self) -> Self {
-        BattlefieldIndex { creatures: self.creatures.clone(), triggers: self.triggers.clone(), statics: self.statics.clone() }
+        BattlefieldIndex {
+            creatures: self.creatures.clone(),
+            triggers: self.triggers.clone(),
+            statics: self.statics.clone(),
+            activated: self.activated.clone(),
+            fragile: self.fragile.clone(),
+        }
     }
 
     /// List by list, so batch and simulation resets keep any allocations.
     fn clone_from(&mut self, src: &Self) {
-        for (to, from) in [(&mut self.creatures, &src.creatures), (&mut self.triggers, &src.triggers), (&mut self.statics, &src.statics)] {
+        for (to, from) in [
+            (&mut self.creatures, &src.creatures),
+            (&mut self.triggers, &src.triggers),
+            (&mut self.statics, &src.statics),
+            (&mut self.activated, &src.activated),
+            (&mut self.fragile, &src.fragile),
+        ] {
             to.clear();
             to.extend_from_slice(from);
         }
@@ -238,6 +256,8 @@ impl BattlefieldIndex {
         self.creatures.clear();
         self.triggers.clear();
         self.statics.clear();
+        self.activated.clear();
+        self.fragile.clear();
         for &s in battlefield {
             self.push(s, objects[s as usize].flags);
         }
@@ -247,12 +267,18 @@ impl BattlefieldIndex {
     fn push(&mut self, s: u32, flags: u16) {
         if flags & Object::CREATURE_OR_PLANESWALKER != 0 {
             self.creatures.push(s);
+            if flags & Object::STURDY == 0 {
+                self.fragile.push(s);
+            }
         }
         if flags & Object::HAS_TRIGGERS != 0 {
             self.triggers.push(s);
         }
         if flags & Object::HAS_STATICS != 0 {
             self.statics.push(s);
+        }
+        if flags & Object::ACTIVATED != 0 {
+            self.activated.push(s);
         }
     }
 }
@@ -324,6 +350,11 @@ pub struct Game {
     /// (Every action checks them itself; a loaded game is checked once, to be safe.)
     #[serde(skip, default = "crate::policy::yes")]
     pub(crate) unchecked_setup: bool,
+    /// Damage may be marked on a permanent: dealt since damage last wore off (CR 514.2), so
+    /// state-based actions look at every creature, not only the fragile ones. (A loaded game
+    /// looks until its next cleanup, to be safe.)
+    #[serde(skip, default = "crate::policy::yes")]
+    pub(crate) damage_marked: bool,
     /// The [`Object::flags`] of every definition in `defs`, or-ed together: what no card of
     /// this game has (flashback, say) needn't be looked for (derived from `defs`).
     #[serde(skip)]
@@ -412,6 +443,7 @@ impl Game {
             discard_output: false,
             unattended: false,
             quiet_pass: false,
+            damage_marked: false,
             unchecked_setup: false,
             losers: Vec::new(),
             triggered_this_turn: Vec::new(),
@@ -1144,6 +1176,9 @@ impl Game {
         if self.outcome.is_some() {
             return false;
         }
+        if self.nothing_to_check() {
+            return false;
+        }
         // CR 704.3: repeat until none apply.
         let mut performed = false;
         while !self.battlefield.is_empty() && self.permanent_sbas() {
@@ -1183,6 +1218,25 @@ impl Game {
         }
         self.losers_leave();
         true
+    }
+
+    /// Whether no state-based action could apply now, found without the bookkeeping of
+    /// performing them: nobody at 0 life, drawing from an empty library or at 10 poison; no
+    /// loser still to leave; and no permanent that could die or annihilate counters — the
+    /// check that runs before every priority, when nothing usually applies.
+    fn nothing_to_check(&self) -> bool {
+        let mut live = 0;
+        for st in &self.players {
+            if st.lost.is_none() {
+                if st.life <= 0 || st.drew_from_empty || (!st.counters.is_empty() && st.counters.get("poison") >= 10) {
+                    return false;
+                }
+                live += 1;
+            }
+        }
+        live >= 2
+            && self.losers.iter().all(|&(p, _)| self.players[p as usize].left)
+            && (self.battlefield.is_empty() || (self.indexed.fragile.is_empty() && self.only_fragile_can_die()))
     }
 
     /// The players who have lost leave: in a multiplayer game that goes on, with everything
@@ -1592,6 +1646,7 @@ impl Game {
         self.priority = src.priority;
         self.passes = src.passes;
         self.unchecked_setup = src.unchecked_setup;
+        self.damage_marked = src.damage_marked;
         self.actions_taken = src.actions_taken;
         self.lands_played = src.lands_played;
         self.stack_items.clone_from(&src.stack_items);

@@ -234,7 +234,7 @@ impl Game {
         let Some(considers) = considers else { return };
         let elsewhere: [&[u32]; 3] =
             if self.def_flags & Object::ACTIVATED_ELSEWHERE != 0 { [&self.players[p as usize].graveyard, &self.exile, &self.command] } else { [&[], &[], &[]] };
-        for &slot in hand.iter().chain(self.battlefield.iter()).chain(elsewhere.into_iter().flatten()) {
+        for &slot in hand.iter().chain(self.indexed.activated.iter()).chain(elsewhere.into_iter().flatten()) {
             if flags(slot) & Object::ACTIVATED == 0 {
                 continue; // most permanents are lands with only a mana ability
             }

@@ -377,6 +377,7 @@ impl Game {
         for &s in &self.battlefield {
             self.objects[s as usize].damage = 0;
         }
+        self.damage_marked = false;
         self.end_until_end_of_turn();
         // CR 514.3a: state-based actions performed or triggers waiting: the active player gets
         // priority, and another cleanup step follows.
