@@ -121,6 +121,9 @@ pub struct CardDef {
     /// The record had a `rules` object (even an empty one): its text is what the rules model.
     #[serde(default)]
     pub explicit_rules: bool,
+    /// Its total cost cast by its mana cost with nothing added or changed (derived, see
+    /// `casting::plain_total_cost`): what looking over the spells a player could cast reads.
+    pub(crate) plain_cost: Option<crate::payment::Symbols>,
 }
 
 /// What tapping the card's permanent for mana makes: one type out of `types`, `amount` times.
@@ -410,7 +413,8 @@ impl CardDef {
         }
         let subtypes: Box<[Box<str>]> = subtypes.into_iter().map(Into::into).collect();
         let explicit_rules = has_rules || !rules.is_empty();
-        Ok(CardDef {
+        let mut def = CardDef {
+            plain_cost: None,
             mana_value: mana_cost.mana_value(),
             least_mana: mana_cost.symbols().iter().fold(0u32, |total, s| total.saturating_add(s.least_mana())),
             mana: ManaProfile::of(&subtypes, &rules),
@@ -430,7 +434,9 @@ impl CardDef {
             type_line: r.type_line.trim().into(),
             text: r.oracle_text.into(),
             name: name.into(),
-        })
+        };
+        def.plain_cost = crate::casting::plain_total_cost(&def);
+        Ok(def)
     }
 
     /// Its mana value (CR 202.3).

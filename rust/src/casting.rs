@@ -111,6 +111,22 @@ fn with_mode_costs<'a>(printed: &'a [ManaSymbol], modes: impl Iterator<Item = &'
     std::borrow::Cow::Owned(printed.iter().chain(modes.flat_map(|c| c.symbols())).copied().collect())
 }
 
+/// A spree spell needs at least one mode, and so its additional cost: the cheapest
+/// (CR 702.172a). `None` for any other spell.
+fn cheapest_spree_mode(def: &CardDef) -> Option<&crate::mana::ManaCost> {
+    let spree = def.rules.choose.is_some_and(|[min, _]| min > 0) && def.rules.modes.iter().all(|m| m.cost.is_some());
+    def.rules.modes.iter().filter_map(|m| m.cost.as_ref()).filter(|_| spree).min_by_key(|c| c.mana_value())
+}
+
+/// What casting the card by its mana cost costs with nothing added or changed — no kicks, X
+/// as 0, no cost increase or reduction (CR 601.2f) — which is what [`Game::total_cost_of`]
+/// gives when no static ability changes it; worked out once per definition. `None` for a card
+/// with no mana cost, which can't be cast by paying it (CR 118.6).
+pub(crate) fn plain_total_cost(def: &CardDef) -> Option<crate::payment::Symbols> {
+    BaseCost::ManaCost.check_payable(def).ok()?;
+    Some(total_cost(&with_mode_costs(def.mana_cost.symbols(), cheapest_spree_mode(def).into_iter()), std::iter::empty(), &[], 0, 0, 0))
+}
+
 /// Why paying stopped short.
 enum PayStop {
     Fail(Error),
@@ -755,11 +771,7 @@ impl Game {
                 format!("{} has no X in its cost", def.name)
             }));
         }
-        // A spree spell needs at least one mode, and so its additional cost: the cheapest
-        // (CR 702.172a).
-        let spree = def.rules.choose.is_some_and(|[min, _]| min > 0) && def.rules.modes.iter().all(|m| m.cost.is_some());
-        let cheapest = def.rules.modes.iter().filter_map(|m| m.cost.as_ref()).filter(|_| spree).min_by_key(|c| c.mana_value());
-        let symbols = total_cost(&with_mode_costs(printed, cheapest.into_iter()), def.rules.kicker.iter().chain(&granted), kicks, x, up, down);
+        let symbols = total_cost(&with_mode_costs(printed, cheapest_spree_mode(def).into_iter()), def.rules.kicker.iter().chain(&granted), kicks, x, up, down);
         Ok((p, CostToPay { symbols, x: 0, life_available: self.players[p as usize].life as i64 }))
     }
 
@@ -832,6 +844,21 @@ mod tests {
         let err = g.cast(hand[0], CastOptions { kicks: Some(vec![4]), ..Default::default() }).unwrap_err();
         assert!(matches!(err, Error::CannotPay(_)), "{err}");
         assert_eq!(g.save_json(), before);
+    }
+
+    #[test]
+    fn plain_cost_is_the_total_cost_with_nothing_changing_it() {
+        // The cost worked out once per definition must be what `total_cost_of` gives for an
+        // unkicked cast from hand with X as 0 and no static abilities: for every built-in card.
+        let db = CardDb::builtin();
+        let names: Vec<String> = db.iter().filter(|d| !d.token).map(|d| d.name.to_string()).collect();
+        let mut g = Game::new(2, 1).unwrap();
+        for name in &names {
+            let card = g.add_cards(0, ZoneKind::Hand, &[name.as_str()], Position::Top, db).unwrap()[0];
+            let def = g.def_of_slot(card.slot());
+            let total = g.total_cost_of(card, &[], 0).ok().map(|(_, cost)| cost.symbols);
+            assert_eq!(def.plain_cost, total, "{name}");
+        }
     }
 
     #[test]

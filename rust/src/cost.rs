@@ -228,6 +228,12 @@ fn matches(filter: &crate::filter::Filter, def: &CardDef) -> bool {
     filter.matches(def)
 }
 
+/// Whether a static ability is one of those [`Game::spell_cost_statics`] reads: without any,
+/// a spell costs what it costs.
+pub(crate) fn changes_spell_costs(s: &StaticAbility) -> bool {
+    matches!(s, StaticAbility::CostIncrease { .. } | StaticAbility::CostReduction { .. } | StaticAbility::GrantStickerKicker { .. })
+}
+
 /// The total mana cost (CR 601.2f): `base` plus each kicker cost times its count plus the
 /// increase, with X as generic, minus the reduction from the generic part only (never below
 /// {0}).

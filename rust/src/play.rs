@@ -264,7 +264,17 @@ impl Game {
         if !(required_targets_exist && self.additional_discard_payable(p, slot)) {
             return false;
         }
-        let Ok((p, cost)) = self.total_cost_of(self.id_of(slot), &[], 0) else { return false };
+        // Unless a static ability of the owner's changes spell costs or it is cast with
+        // flashback, the cost is the card's own, worked out once (what `total_cost_of` gives).
+        let owner = self.objects[slot as usize].owner;
+        let plain = !self.static_sources(owner).any(|s| self.def_of_slot(s).rules.statics.iter().any(crate::cost::changes_spell_costs));
+        let (p, cost) = if plain && !self.casts_with_flashback(slot) {
+            let Some(symbols) = &def.plain_cost else { return false };
+            (owner, crate::payment::CostToPay { symbols: symbols.clone(), x: 0, life_available: self.players[owner as usize].life as i64 })
+        } else {
+            let Ok(found) = self.total_cost_of(self.id_of(slot), &[], 0) else { return false };
+            found
+        };
         // Counted against the supply found once for all the cards looked at, when it can be.
         match supply.and_then(|s| s.by_type.as_ref()).and_then(|have| crate::payment::covered(&cost, have)) {
             Some(payable) => payable,
