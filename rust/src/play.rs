@@ -198,9 +198,12 @@ impl Game {
                 }
             }
         }
+        // Outside sorcery timing only instants and flash cards are cast: in a game with none,
+        // no card in hand or graveyard need be looked at.
+        let any_castable = sorcery_time || self.def_flags & Object::FAST != 0;
         // What `p` could pay with, found once, when first needed.
         let mut supply: Option<Supply> = None;
-        for &slot in hand {
+        for &slot in if any_castable { hand.as_slice() } else { &[] } {
             // Lands aren't cast; outside sorcery timing only instants and flash cards are.
             if flags(slot) & Object::LAND != 0 || !(sorcery_time || flags(slot) & Object::FAST != 0) {
                 continue;
@@ -215,8 +218,8 @@ impl Game {
             }
         }
         // Cards they may cast from their graveyard: with flashback, or by a permission.
-        let permission = self.statics().any(|(_, st)| matches!(st, crate::rules::StaticAbility::CastFromGraveyard { .. }));
-        let graveyard: &[u32] = if permission || self.def_flags & Object::FLASHBACK != 0 { &self.players[p as usize].graveyard } else { &[] };
+        let permission = any_castable && self.statics().any(|(_, st)| matches!(st, crate::rules::StaticAbility::CastFromGraveyard { .. }));
+        let graveyard: &[u32] = if any_castable && (permission || self.def_flags & Object::FLASHBACK != 0) { &self.players[p as usize].graveyard } else { &[] };
         for &slot in graveyard {
             let f = flags(slot);
             if f & Object::LAND != 0 || !(sorcery_time || f & Object::FAST != 0) || !(f & Object::FLASHBACK != 0 || permission) {
