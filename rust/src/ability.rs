@@ -290,7 +290,12 @@ impl Game {
     /// A new object on the stack for an ability of the object in `source_slot` (CR 113.7,
     /// 602.2a, 603.3); `def` is the definition its instructions come from.
     pub(crate) fn put_ability_object(&mut self, controller: u8, def: u32, source_slot: u32, source: ObjId, ability: AbilityRef) -> ObjId {
-        let slot = self.new_object(def, controller, Zone { kind: ZoneKind::Stack, player: controller }, ObjectKind::Ability, false);
+        let zone = Zone { kind: ZoneKind::Stack, player: controller };
+        // An ability of its source's own card: the source has the flags cached already.
+        let slot = match self.objects.get(source_slot as usize).filter(|o| o.def == def).map(|o| o.flags) {
+            Some(flags) => self.new_object_flagged(def, flags, controller, zone, ObjectKind::Ability, false),
+            None => self.new_object(def, controller, zone, ObjectKind::Ability, false),
+        };
         self.stack.push(slot);
         self.stack_items.push(StackItem {
             slot,
@@ -311,7 +316,7 @@ impl Game {
         // CR 601.2f: X's value is part of the total cost before reductions apply.
         let mut symbols: crate::payment::Symbols =
             ability.cost.mana.as_ref().map(|m| m.symbols().iter().map(|&s| if s == ManaSymbol::X { ManaSymbol::Generic(x) } else { s }).collect()).unwrap_or_default();
-        if ability.cycling {
+        if ability.cycling && self.statics_in_play() {
             // "Cost up to {N} less": all of it.
             let mut reduction: u32 = 0;
             self.for_each_static(p, |st| {
@@ -319,7 +324,9 @@ impl Game {
                     reduction = reduction.saturating_add(*up_to);
                 }
             });
-            crate::cost::reduce_generic(&mut symbols, reduction);
+            if reduction > 0 {
+                crate::cost::reduce_generic(&mut symbols, reduction);
+            }
         }
         symbols.retain(|s| *s != ManaSymbol::Generic(0));
         CostToPay { symbols, x: 0, life_available: self.players[p as usize].life as i64 - ability.cost.pay_life as i64 }
@@ -511,13 +518,15 @@ impl ActivateProc {
             solve(&to_pay, &pool, &sources).ok_or_else(|| crate::cost::cannot_pay(&to_pay.symbols, "not enough untapped mana sources and mana in the pool"))
         };
         g.source_buf = sources;
-        let payment = match payment {
-            Ok(p) => p,
-            Err(e) => return Step::Fail(e),
-        };
-        let id = g.commit_activation(&self, slot, &payment);
-        g.output.push(id);
-        Step::Done
+        match payment {
+            // By reference: a payment is large to move.
+            Ok(ref payment) => {
+                let id = g.commit_activation(&self, slot, payment);
+                g.output.push(id);
+                Step::Done
+            }
+            Err(e) => Step::Fail(e),
+        }
     }
 }
 

@@ -451,7 +451,8 @@ impl CardDef {
 
     /// Whether it has this subtype, ignoring case.
     pub fn has_subtype(&self, s: &str) -> bool {
-        self.subtypes.iter().any(|x| x.eq_ignore_ascii_case(s))
+        // As written is the usual case, and a plain comparison is quicker.
+        self.subtypes.iter().any(|x| **x == *s || x.eq_ignore_ascii_case(s))
     }
 }
 

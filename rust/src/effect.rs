@@ -203,9 +203,11 @@ impl EffectProc {
             Pending::Frame(frame) => {
                 if !last {
                     g.frames.push(Frame::Effect(self));
+                    g.frames.push(frame);
+                    return Step::Done;
                 }
-                g.frames.push(frame);
-                Step::Done
+                drop(self);
+                frame.take_over(g)
             }
             Pending::Frames(frames) => {
                 if !last {
@@ -648,7 +650,8 @@ impl EffectProc {
     fn players(&self, g: &Game, who: &Who) -> Players {
         let c = self.ctx.controller;
         let mut v: Players = match *who {
-            Who::You => smallvec::smallvec![c],
+            // One player: nothing to order.
+            Who::You => return if g.players[c as usize].lost.is_none() { smallvec::smallvec![c] } else { Players::new() },
             Who::EachOpponent => return g.opponents_of(c).into_iter().collect(),
             Who::EachPlayer => (0..g.players.len() as u8).filter(|&p| g.players[p as usize].lost.is_none()).collect(),
             Who::TriggeringController => self.ctx.triggering_controller.into_iter().collect(),

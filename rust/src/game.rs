@@ -1086,9 +1086,11 @@ impl Game {
         let mark = self.history.len();
         // Random players' generators, which answering the action's decisions may draw from
         // (an empty list, which allocates nothing, in games without a random player).
+        let random = |s: &Seat| s.policy == Policy::Random;
         let generators: Vec<(usize, Rng)> = match snapshot {
-            Some(_) => Vec::new(),
-            None => self.seats.iter().enumerate().filter(|(_, s)| s.policy == Policy::Random).map(|(p, s)| (p, s.rng.clone())).collect(),
+            // Looked for before collecting: an empty collect still costs a pass of the iterator machinery.
+            None if self.seats.iter().any(random) => self.seats.iter().enumerate().filter(|(_, s)| random(s)).map(|(p, s)| (p, s.rng.clone())).collect(),
+            _ => Vec::new(),
         };
         action(self).inspect_err(|_| self.restore(snapshot, mark, generators))
     }
@@ -1181,7 +1183,8 @@ impl Game {
         }
         // CR 704.3: repeat until none apply.
         let mut performed = false;
-        while !self.battlefield.is_empty() && self.permanent_sbas() {
+        // Only creatures, planeswalkers and counters are looked at (CR 704.5f-i, 704.5q).
+        while (!self.indexed.creatures.is_empty() || !self.object_counters.is_empty()) && self.permanent_sbas() {
             performed = true;
         }
         let mut remaining = 0;
@@ -1209,7 +1212,8 @@ impl Game {
             }
         }
         if remaining >= 2 {
-            if !self.losers_leave() {
+            // Usually nobody has lost since the last check: nobody leaves.
+            if self.losers.iter().all(|&(p, _)| self.players[p as usize].left) || !self.losers_leave() {
                 return performed;
             }
             // CR 704.3: what left with them may make another state-based action apply.
@@ -1361,9 +1365,16 @@ impl Game {
     }
 
     pub(crate) fn slot_of(&self, id: ObjId) -> Result<u32> {
+        self.live_slot(id).ok_or_else(|| Error::NoSuchObject(id.0.into()))
+    }
+
+    /// The slot of `id` while that object exists: [`Game::slot_of`] for a test, with no error
+    /// to build and drop.
+    #[inline]
+    pub(crate) fn live_slot(&self, id: ObjId) -> Option<u32> {
         match self.objects.get(id.slot() as usize) {
-            Some(o) if o.generation == id.generation() && o.kind != ObjectKind::Ceased => Ok(id.slot()),
-            _ => Err(Error::NoSuchObject(id.0.into())),
+            Some(o) if o.generation == id.generation() && o.kind != ObjectKind::Ceased => Some(id.slot()),
+            _ => None,
         }
     }
 
@@ -1530,8 +1541,13 @@ impl Game {
     /// A new object (generation 0, owned and controlled by `owner`) at the end of the object
     /// table, recorded as in `zone` (the caller puts it into the zone's list). Returns its slot.
     pub(crate) fn new_object(&mut self, def: u32, owner: u8, zone: Zone, kind: ObjectKind, tapped: bool) -> u32 {
-        let slot = self.objects.len() as u32;
         let flags = Object::flags_of(&self.defs[def as usize]);
+        self.new_object_flagged(def, flags, owner, zone, kind, tapped)
+    }
+
+    /// [`Game::new_object`] with its definition's flags already known.
+    pub(crate) fn new_object_flagged(&mut self, def: u32, flags: u16, owner: u8, zone: Zone, kind: ObjectKind, tapped: bool) -> u32 {
+        let slot = self.objects.len() as u32;
         self.objects.push(Object { def, generation: 0, owner, controller: owner, zone, tapped, damage: 0, cast: Default::default(), kind, flags, entered: 0 });
         slot
     }

@@ -83,7 +83,7 @@ impl ResolveProc {
             g.priority_to(g.active);
             return Step::Done;
         }
-        let Some(item) = g.stack_items.last().cloned() else {
+        let Some(item) = g.stack_items.last() else {
             return Step::Done;
         };
         let (slot, controller) = (item.slot, item.controller);
@@ -102,15 +102,15 @@ impl ResolveProc {
                     return Step::Done;
                 }
             }
-            let specs = g.ability_targets(slot).to_vec();
-            let Some(legal) = g.check_targets(&specs, &item.targets, controller, None) else {
+            let Some(legal) = g.check_targets(g.ability_targets(slot), &item.targets, controller, None) else {
                 g.finish_spell(slot, true); // CR 608.2b
                 g.priority_to(g.active);
                 return Step::Done;
             };
-            let delayed = item.delayed;
+            // The item stays on the stack while it resolves: what the instructions need is copied.
+            let delayed = item.delayed.clone();
             let mut ctx = EffectCtx {
-                targets: item.targets,
+                targets: item.targets.clone(),
                 legal,
                 triggering: item.triggering,
                 triggering_controller: item.triggering_controller,
@@ -127,13 +127,13 @@ impl ResolveProc {
                 }
                 None => EffectProc::ability(def, ability, ctx),
             };
-            g.frames.push(Frame::Effect(Box::new(proc)));
-            return Step::Done;
+            return Frame::Effect(Box::new(proc)).take_over(g);
         }
+        let targets = item.targets.clone();
         let def_index = g.objects[slot as usize].def;
         let def = g.defs[def_index as usize].clone();
         // CR 608.2b: a spell whose targets are all illegal now doesn't resolve.
-        let Some(legal) = g.check_targets(&def.rules.targets, &item.targets, controller, Some(slot)) else {
+        let Some(legal) = g.check_targets(&def.rules.targets, &targets, controller, Some(slot)) else {
             g.finish_spell(slot, true);
             g.priority_to(g.active);
             return Step::Done;
@@ -152,15 +152,14 @@ impl ResolveProc {
             }
             return Step::Done;
         }
-        let ctx = EffectCtx { targets: item.targets, legal, ..EffectCtx::new(controller, slot, g.id_of(slot), g.objects[slot as usize].cast) };
+        let ctx = EffectCtx { targets, legal, ..EffectCtx::new(controller, slot, g.id_of(slot), g.objects[slot as usize].cast) };
         g.frames.push(Frame::Resolve(ResolveProc::finishing(slot)));
         // The spell's own instructions, then each chosen mode's in printed order (CR 700.2).
         let modes = ctx.cast.modes;
         for m in (0..def.rules.modes.len() as u16).rev().filter(|m| modes & (1 << m) != 0) {
             g.frames.push(Frame::Effect(Box::new(EffectProc::mode(def_index, m, ctx.clone()))));
         }
-        g.frames.push(Frame::Effect(Box::new(EffectProc::spell(def_index, ctx))));
-        Step::Done
+        Frame::Effect(Box::new(EffectProc::spell(def_index, ctx))).take_over(g)
     }
 }
 
@@ -261,8 +260,12 @@ impl Game {
         o.generation = o.generation.wrapping_add(1);
         o.kind = ObjectKind::Ceased;
         o.zone = crate::zone::Zone { kind: ZoneKind::Outside, player: o.owner };
-        self.object_counters.retain(|(s, _)| *s != slot);
-        self.stickers.retain(|(s, _)| *s != slot);
+        if !self.object_counters.is_empty() {
+            self.object_counters.retain(|(s, _)| *s != slot);
+        }
+        if !self.stickers.is_empty() {
+            self.stickers.retain(|(s, _)| *s != slot);
+        }
     }
 
     /// Puts a copy of a spell on the stack (CR 707.10): it copies the spell's characteristics

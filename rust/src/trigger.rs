@@ -112,7 +112,15 @@ pub struct DelayedFired {
 impl Game {
     /// Matches an event against the triggered abilities of the permanents on the battlefield
     /// (CR 603.2, 603.6a: a permanent that just entered sees its own entering).
+    #[inline]
     pub(crate) fn fire(&mut self, ev: TriggerEvent) {
+        // Nothing on the battlefield triggers: the usual case, on every event.
+        if !self.indexed.triggers.is_empty() {
+            self.fire_on_battlefield(ev);
+        }
+    }
+
+    fn fire_on_battlefield(&mut self, ev: TriggerEvent) {
         let about = match ev {
             TriggerEvent::Cycled { card, .. } | TriggerEvent::Discarded { card, .. } => Some(card),
             TriggerEvent::Entered { slot } | TriggerEvent::Untapped { slot } => Some(slot),
@@ -210,6 +218,9 @@ impl Game {
     /// Queues the card's own abilities that trigger on `when` ("when you cycle this card",
     /// "when this dies"), read by index rather than by a clone of the definition.
     fn queue_own_triggers(&mut self, card_slot: u32, when: &Trigger, controller: u8) {
+        if self.objects[card_slot as usize].flags & crate::object::Object::HAS_TRIGGERS == 0 {
+            return;
+        }
         let def = self.objects[card_slot as usize].def as usize;
         for i in 0..self.defs[def].rules.triggers.len() {
             if self.defs[def].rules.triggers[i].when == *when {

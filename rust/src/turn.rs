@@ -251,7 +251,7 @@ impl Game {
         // Several passes, each its own action; one that fails undoes them all (CR 733).
         self.undoable(|g| loop {
             let progress = g.pass_and_go_on()?;
-            let gone = g.slot_of(top).map_or(true, |s| g.objects[s as usize].zone.kind != ZoneKind::Stack);
+            let gone = g.live_slot(top).is_none_or(|s| g.objects[s as usize].zone.kind != ZoneKind::Stack);
             if progress == Progress::Paused || gone || g.is_over() || g.priority.is_none() {
                 return Ok(progress);
             }
