@@ -314,8 +314,11 @@ impl Game {
     /// applied (generic only, CR 601.2f).
     fn ability_mana(&self, p: u8, ability: &ActivatedAbility, x: u32) -> CostToPay {
         // CR 601.2f: X's value is part of the total cost before reductions apply.
-        let mut symbols: crate::payment::Symbols =
-            ability.cost.mana.as_ref().map(|m| m.symbols().iter().map(|&s| if s == ManaSymbol::X { ManaSymbol::Generic(x) } else { s }).collect()).unwrap_or_default();
+        // Copied as printed (no per-symbol collect), then X read as its value.
+        let mut symbols = crate::payment::Symbols::from_slice(ability.cost.mana.as_ref().map_or(&[], |m| m.symbols()));
+        for s in symbols.iter_mut().filter(|s| **s == ManaSymbol::X) {
+            *s = ManaSymbol::Generic(x);
+        }
         if ability.cycling && self.statics_in_play() {
             // "Cost up to {N} less": all of it.
             let mut reduction: u32 = 0;
@@ -328,7 +331,10 @@ impl Game {
                 crate::cost::reduce_generic(&mut symbols, reduction);
             }
         }
-        symbols.retain(|s| *s != ManaSymbol::Generic(0));
+        // Zeros come only from {0}, X = 0 or a reduction: usually there is none to drop.
+        if symbols.contains(&ManaSymbol::Generic(0)) {
+            symbols.retain(|s| *s != ManaSymbol::Generic(0));
+        }
         CostToPay { symbols, x: 0, life_available: self.players[p as usize].life as i64 - ability.cost.pay_life as i64 }
     }
 }

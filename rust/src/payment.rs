@@ -409,7 +409,7 @@ pub fn fewest_sources(cost: &CostToPay, pool: &ManaPool, sources: &[ManaSource])
 /// pays the cost. See the module documentation for which payment is preferred.
 pub fn solve(cost: &CostToPay, pool: &ManaPool, sources: &[ManaSource]) -> Option<Payment> {
     if let Some((need, generic)) = simple_needs(cost) {
-        let answer = if need == [0; 6] && pool.is_empty() { solve_generic(generic, sources) } else { solve_simple(&need, generic, pool, sources) };
+        let answer = if need.iter().all(|&n| n == 0) && pool.is_empty() { solve_generic(generic, sources) } else { solve_simple(&need, generic, pool, sources) };
         if let Some(answer) = answer {
             return answer;
         }

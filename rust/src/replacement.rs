@@ -35,10 +35,16 @@ impl Game {
     /// Where a card (or token) in `slot` bound for its owner's graveyard goes: exile if a
     /// "exile it instead" replacement applies (CR 614.1a); `cycled` for a card discarded to
     /// pay a cycling cost ("and it wasn't cycled").
+    #[inline]
     pub(crate) fn graveyard_destination(&self, slot: u32, cycled: bool) -> ZoneKind {
-        if !self.statics_in_play() {
-            return ZoneKind::Graveyard;
+        if self.statics_in_play() {
+            self.graveyard_replacement(slot, cycled)
+        } else {
+            ZoneKind::Graveyard
         }
+    }
+
+    fn graveyard_replacement(&self, slot: u32, cycled: bool) -> ZoneKind {
         let o = &self.objects[slot as usize];
         let def = &self.defs[o.def as usize];
         for (s, st) in self.statics() {
@@ -97,6 +103,7 @@ impl Game {
 
     /// Whether a card `p` discards may go on top of their library instead (Library of Leng):
     /// for a discard caused by an effect, or to pay a cost where the replacement says so.
+    #[inline]
     pub(crate) fn discard_goes_to_library(&self, p: u8, cost: bool) -> bool {
         self.statics_in_play()
             && self.statics().any(|(s, st)| matches!(st, StaticAbility::DiscardToLibraryTop { costs } if !cost || *costs) && self.objects[s as usize].controller == p)

@@ -217,6 +217,7 @@ impl Game {
 
     /// Queues the card's own abilities that trigger on `when` ("when you cycle this card",
     /// "when this dies"), read by index rather than by a clone of the definition.
+    #[inline]
     fn queue_own_triggers(&mut self, card_slot: u32, when: &Trigger, controller: u8) {
         if self.objects[card_slot as usize].flags & crate::object::Object::HAS_TRIGGERS == 0 {
             return;
