@@ -370,24 +370,19 @@ impl Game {
     /// not the last pass of a round, no trigger waiting to go on the stack, no legend rule to
     /// apply. Most priorities of a game are these.
     fn pass_only_hands_priority_on(&self) -> bool {
-        self.unattended
-            && self.frames.is_empty()
-            && self.outcome.is_none()
-            && self.pending_triggers.is_empty()
-            && !self.legendary_entered
-            && (self.passes as usize + 1) < self.live_players()
+        self.unattended_and_settled() && (self.passes as usize + 1) < self.live_players()
     }
 
     /// Whether, in an unattended run, a pass now would be the last of a round with an empty
     /// stack and nothing waiting: the step ends.
     fn pass_ends_the_step(&self) -> bool {
-        self.unattended
-            && self.frames.is_empty()
-            && self.outcome.is_none()
-            && self.pending_triggers.is_empty()
-            && !self.legendary_entered
-            && self.stack.is_empty()
-            && (self.passes as usize + 1) >= self.live_players()
+        self.unattended_and_settled() && self.stack.is_empty() && (self.passes as usize + 1) >= self.live_players()
+    }
+
+    /// An unattended run with no work in progress, the game going on, no trigger waiting to go
+    /// on the stack and no legend rule to apply.
+    fn unattended_and_settled(&self) -> bool {
+        self.unattended && self.frames.is_empty() && self.outcome.is_none() && self.pending_triggers.is_empty() && !self.legendary_entered
     }
 }
 
