@@ -87,6 +87,17 @@ def test_marked_damage_kills_once_the_joraga_bonus_shrinks(reloaded):  # CR 120.
     assert shaman not in g.battlefield() and "Fauna Shaman" in names(g, g.graveyard(0))
 
 
+def test_a_minus_counter_kills_a_creature_while_a_planeswalker_holds_loyalty():  # CR 704.5f, 122.1
+    # Counters on a planeswalker don't let the check pass over creatures with counters of their own.
+    g = new_game()
+    (jace,) = g.add_cards(0, "battlefield", ["Jace, Wielder of Mysteries"])
+    g.add_counters(jace, "loyalty", 3)
+    (lions,) = g.add_cards(1, "battlefield", ["Savannah Lions"])  # 2/1
+    g.add_counters(lions, "-1/-1", 1)
+    assert lions not in g.battlefield() and names(g, g.graveyard(1)) == ["Savannah Lions"]
+    assert jace in g.battlefield()
+
+
 def test_two_warcallers_pump_each_other():  # CR 613.4c, 613.7 (both apply)
     g = new_game(strict=True)
     a, b = g.add_cards(0, "battlefield", ["Joraga Warcaller", "Joraga Warcaller"])

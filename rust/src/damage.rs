@@ -33,11 +33,13 @@ impl Game {
         self.log.push_with(|| Event::DamageDealt { source, target, amount: n });
     }
 
-    /// Whether no sturdy creature could die or lose counters to a state-based action now: no
-    /// damage marked, no "until end of turn" effects, no counters but +1/+1 counters (which
-    /// only add, and have nothing to annihilate with).
+    /// Whether no sturdy creature could die to a state-based action now: no damage marked, no
+    /// "until end of turn" effects, and no counters on a sturdy creature but +1/+1 counters
+    /// (which only add). Counters elsewhere — a planeswalker's loyalty — don't matter here.
     pub(crate) fn only_fragile_can_die(&self) -> bool {
-        !self.damage_marked && self.until_end_of_turn.is_empty() && self.object_counters.iter().all(|(_, c)| c.iter().all(|(kind, _)| kind == "+1/+1"))
+        !self.damage_marked
+            && self.until_end_of_turn.is_empty()
+            && self.object_counters.iter().all(|(s, c)| self.objects[*s as usize].flags & crate::object::Object::STURDY == 0 || only_plus_ones(c))
     }
 
     /// Performs the permanent-related state-based actions once; true if any happened.
@@ -104,4 +106,10 @@ impl Game {
         }
         any
     }
+}
+
+/// Whether all these counters are +1/+1 counters, which only add and have nothing to
+/// annihilate with (CR 704.5q).
+pub(crate) fn only_plus_ones(c: &crate::counters::Counters) -> bool {
+    c.iter().all(|(kind, _)| kind == "+1/+1")
 }

@@ -1240,7 +1240,8 @@ impl Game {
         }
         live >= 2
             && self.losers.iter().all(|&(p, _)| self.players[p as usize].left)
-            && (self.battlefield.is_empty() || (self.indexed.fragile.is_empty() && self.only_fragile_can_die()))
+            && (self.battlefield.is_empty()
+                || (self.indexed.fragile.is_empty() && self.only_fragile_can_die() && self.object_counters.iter().all(|(_, c)| crate::damage::only_plus_ones(c))))
     }
 
     /// The players who have lost leave: in a multiplayer game that goes on, with everything
