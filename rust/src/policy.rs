@@ -184,16 +184,21 @@ impl crate::game::Game {
     pub(crate) fn goldfish_action(&self, p: u8, allowed: impl Fn(&PriorityAction) -> bool) -> PriorityAction {
         let hand = &self.players[p as usize].hand;
         let sorcery_time = self.step.is_main() && self.active == p && self.stack.is_empty();
-        let cycle = sorcery_time && {
-            use crate::object::Object;
-            let flags = |s: u32| self.objects[s as usize].flags;
-            let lacks_lands = !hand.iter().any(|&s| flags(s) & Object::LAND != 0);
-            let lacks_spells = !hand.iter().any(|&s| flags(s) & (Object::LAND | Object::CYCLING) == 0);
-            lacks_lands || lacks_spells
+        // Whether it wants to cycle, found only if a cycling ability comes up (a land or spell
+        // it plays first usually settles the action without it).
+        let cycle = std::cell::OnceCell::new();
+        let wants_to_cycle = || {
+            *cycle.get_or_init(|| {
+                use crate::object::Object;
+                let flags = |s: u32| self.objects[s as usize].flags;
+                let lacks_lands = !hand.iter().any(|&s| flags(s) & Object::LAND != 0);
+                let lacks_spells = !hand.iter().any(|&s| flags(s) & (Object::LAND | Object::CYCLING) == 0);
+                sorcery_time && (lacks_lands || lacks_spells)
+            })
         };
         // Only a +N or 0 loyalty ability (sorcery speed, CR 606.3) or, when it wants to, cycling
         // are worth asking whether they could be activated.
-        let considers = |a: &crate::rules::ActivatedAbility| a.cost.loyalty.is_some_and(|l| l >= 0) || (cycle && a.cycling);
+        let considers = |a: &crate::rules::ActivatedAbility| a.cost.loyalty.is_some_and(|l| l >= 0) || (a.cycling && wants_to_cycle());
         let (mut loyalty, mut cycling) = (None, None);
         let mut chosen = None;
         self.visit_priority_actions(p, sorcery_time.then_some(&considers as &dyn Fn(&crate::rules::ActivatedAbility) -> bool), |a| {
