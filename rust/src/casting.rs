@@ -314,7 +314,7 @@ impl Game {
         let p = self.priority.ok_or_else(|| illegal("nobody has priority now"))?;
         let slot = self.slot_of(card)?;
         let o = self.objects[slot as usize];
-        let name = self.def_of_slot(slot).name.clone();
+        let name = &self.def_of_slot(slot).name;
         if o.zone.kind != ZoneKind::Hand || o.owner != p {
             return Err(illegal(format!("player {p} can play only a land from their own hand; {name} is in {}", o.zone)));
         }
@@ -522,11 +522,11 @@ impl CastProc {
                 }
                 // CR 601.2c: choose targets; kicked-only targets only if kicked (702.33g).
                 Stage::Targets(i) => {
-                    let def = g.defs[g.objects[self.card.slot() as usize].def as usize].clone();
-                    if i >= def.rules.targets.len() {
+                    if i >= g.defs[self.def as usize].rules.targets.len() {
                         self.stage = Stage::Discard;
                         continue;
                     }
+                    let def = g.defs[self.def as usize].clone();
                     let spec = &def.rules.targets[i];
                     if self.asked {
                         self.asked = false;
@@ -576,11 +576,12 @@ impl CastProc {
                     return self.ask(Purpose::Targets { index: i as u8 }, choice);
                 }
                 Stage::Discard => {
-                    let def = g.defs[self.def as usize].clone();
-                    let Some(filter) = &def.rules.additional_discard else {
+                    if g.defs[self.def as usize].rules.additional_discard.is_none() {
                         self.stage = Stage::Sticker;
                         continue;
-                    };
+                    }
+                    let def = g.defs[self.def as usize].clone();
+                    let filter = def.rules.additional_discard.as_ref().expect("checked above");
                     match self.discard.step(g, self.caster, filter, self.card.slot(), self.opts.discard, &def.name) {
                         Ok(None) => self.stage = Stage::Sticker,
                         Ok(Some(d)) => return Step::Ask(Frame::Cast(self), d),
@@ -687,7 +688,7 @@ impl CastProc {
         g.stack_items.push(StackItem {
             slot,
             controller: self.caster,
-            targets: self.targets.clone(),
+            targets: std::mem::take(&mut self.targets),
             ability: None,
             delayed: None,
             sacrificed_power: 0,
@@ -713,12 +714,14 @@ impl CastProc {
     fn finish(self, g: &mut Game) -> Step {
         let spell = self.spell.expect("committed");
         let cast = g.objects[spell.slot() as usize].cast;
-        let targets: Vec<TargetRef> = self.targets.iter().flatten().copied().collect();
         let p = self.caster;
         let st = &mut g.players[p as usize].stats;
         st.spells += 1;
         st.kicks += cast.total_kicks();
-        g.log.push_with(|| Event::SpellCast { player: p, spell, kicks: cast.kicks, granted_kicks: cast.granted_kicks, x: cast.x, targets });
+        // The targets went onto the stack with the spell (`commit`).
+        let items = &g.stack_items;
+        let targets = || items.iter().rev().find(|it| it.slot == spell.slot()).map_or_else(Vec::new, |it| it.targets.iter().flatten().copied().collect());
+        g.log.push_with(|| Event::SpellCast { player: p, spell, kicks: cast.kicks, granted_kicks: cast.granted_kicks, x: cast.x, targets: targets() });
         g.fire_spell_cast(p, spell); // CR 601.2i: "when you cast" triggers see it now
         g.priority_to(p);
         g.output.push(spell);

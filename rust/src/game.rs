@@ -265,20 +265,40 @@ impl BattlefieldIndex {
 
     /// A permanent put after the others on the battlefield.
     fn push(&mut self, s: u32, flags: u16) {
+        self.edit(flags, |list| list.push(s));
+    }
+
+    /// A permanent put before the others on the battlefield.
+    fn push_front(&mut self, s: u32, flags: u16) {
+        self.edit(flags, |list| list.insert(0, s));
+    }
+
+    /// A permanent that left the battlefield. An object's flags never change while it is
+    /// there, so they name the lists it is in.
+    fn remove(&mut self, s: u32, flags: u16) {
+        self.edit(flags, |list| {
+            if let Some(i) = list.iter().rposition(|&x| x == s) {
+                list.remove(i);
+            }
+        });
+    }
+
+    /// Applies `f` to each list a permanent with these flags belongs in.
+    fn edit(&mut self, flags: u16, mut f: impl FnMut(&mut IndexList)) {
         if flags & Object::CREATURE_OR_PLANESWALKER != 0 {
-            self.creatures.push(s);
+            f(&mut self.creatures);
             if flags & Object::STURDY == 0 {
-                self.fragile.push(s);
+                f(&mut self.fragile);
             }
         }
         if flags & Object::HAS_TRIGGERS != 0 {
-            self.triggers.push(s);
+            f(&mut self.triggers);
         }
         if flags & Object::HAS_STATICS != 0 {
-            self.statics.push(s);
+            f(&mut self.statics);
         }
         if flags & Object::ACTIVATED != 0 {
-            self.activated.push(s);
+            f(&mut self.activated);
         }
     }
 }
@@ -1441,7 +1461,8 @@ impl Game {
     }
 
     /// Changes the cards in a zone that may be the battlefield. The battlefield changes only
-    /// through here, so its index follows every change.
+    /// through here, [`Game::push_to_zone`], [`Game::put_in_zone`] and
+    /// [`Game::take_from_zone`], so its index follows every change.
     pub(crate) fn edit_zone<R>(&mut self, z: Zone, edit: impl FnOnce(&mut Vec<u32>) -> R) -> R {
         let r = edit(self.zone_slots_mut(z));
         if z.kind == ZoneKind::Battlefield {
@@ -1456,6 +1477,36 @@ impl Game {
         self.zone_slots_mut(z).push(slot);
         if z.kind == ZoneKind::Battlefield {
             self.indexed.push(slot, self.objects[slot as usize].flags);
+        }
+    }
+
+    /// Puts an object first or last in a zone; on the battlefield the index follows it
+    /// without a rebuild.
+    #[inline]
+    fn put_in_zone(&mut self, z: Zone, slot: u32, pos: Position) {
+        match pos {
+            Position::Top => self.push_to_zone(z, slot),
+            Position::Bottom => {
+                self.zone_slots_mut(z).insert(0, slot);
+                if z.kind == ZoneKind::Battlefield {
+                    self.indexed.push_front(slot, self.objects[slot as usize].flags);
+                }
+            }
+        }
+    }
+
+    /// Takes an object out of the zone it is in; on the battlefield the index follows it
+    /// without a rebuild.
+    #[inline]
+    pub(crate) fn take_from_zone(&mut self, slot: u32) {
+        let z = self.objects[slot as usize].zone;
+        let v = self.zone_slots_mut(z);
+        // Most moves take the top card, which is the last element.
+        if let Some(i) = v.iter().rposition(|&s| s == slot) {
+            v.remove(i);
+        }
+        if z.kind == ZoneKind::Battlefield {
+            self.indexed.remove(slot, self.objects[slot as usize].flags);
         }
     }
 
@@ -1487,13 +1538,7 @@ impl Game {
     /// Takes a card out of its zone and puts it into `to` as a new object (CR 400.7). Cards go
     /// to their owner's library, hand and graveyard (CR 400.3). Returns the new id.
     pub(crate) fn move_slot(&mut self, slot: u32, to: ZoneKind, pos: Position) -> ObjId {
-        let from = self.objects[slot as usize].zone;
-        self.edit_zone(from, |v| {
-            // Most moves take the top card, which is the last element.
-            if let Some(i) = v.iter().rposition(|&s| s == slot) {
-                v.remove(i);
-            }
-        });
+        self.take_from_zone(slot);
         self.place(slot, to, pos)
     }
 
@@ -1501,8 +1546,7 @@ impl Game {
     /// cycled cards ("and it wasn't cycled") don't apply.
     pub(crate) fn move_slot_cycled(&mut self, slot: u32) -> ObjId {
         let to = self.graveyard_destination(slot, true);
-        let from = self.objects[slot as usize].zone;
-        self.edit_zone(from, |v| v.retain(|&s| s != slot));
+        self.take_from_zone(slot);
         self.place_exactly(slot, to, Position::Top)
     }
 
@@ -1532,10 +1576,7 @@ impl Game {
         let zone = Zone { kind: to, player: o.owner };
         o.become_new(zone);
         let id = ObjId::new(slot, o.generation);
-        self.edit_zone(zone, |v| match pos {
-            Position::Top => v.push(slot),
-            Position::Bottom => v.insert(0, slot),
-        });
+        self.put_in_zone(zone, slot, pos);
         id
     }
 
@@ -1740,5 +1781,39 @@ mod life_tests {
         g.change_life(1, i64::from(u32::MAX));
         g.change_life(1, i64::from(u32::MAX));
         assert_eq!(g.life(1).unwrap(), i32::MAX);
+    }
+}
+
+#[cfg(test)]
+mod battlefield_index_tests {
+    use crate::{CardDb, Game, Position, ZoneKind};
+
+    // The index follows each permanent arriving first or last and leaving from anywhere, and
+    // stays what a rebuild from the battlefield makes it.
+    #[test]
+    fn the_index_follows_each_move_as_a_rebuild_would() {
+        let db = CardDb::builtin();
+        let mut g = Game::new(2, 1).unwrap();
+        let names = ["Island", "Grizzly Bears", "Ruin Crab", "Jace, Wielder of Mysteries", "Bruvac the Grandiloquent", "Joraga Warcaller", "Walking Corpse", "Ornithopter"];
+        let ids = g.add_cards(0, ZoneKind::Battlefield, &names, Position::Top, db).unwrap();
+        let slots: Vec<u32> = ids.iter().map(|id| id.slot()).collect();
+        assert!(g.battlefield_index_is_current());
+        for (i, &s) in slots.iter().enumerate() {
+            g.move_slot(s, ZoneKind::Graveyard, Position::Top);
+            assert!(g.battlefield_index_is_current());
+            let pos = if i % 2 == 0 { Position::Bottom } else { Position::Top };
+            g.move_slot(s, ZoneKind::Battlefield, pos);
+            assert!(g.battlefield_index_is_current());
+            assert!(!g.indexed.creatures.is_empty() && !g.indexed.statics.is_empty());
+        }
+        for &s in slots.iter().skip(1).step_by(2) {
+            g.cease(s);
+            assert!(g.battlefield_index_is_current());
+        }
+        for &s in slots.iter().step_by(2) {
+            g.move_slot(s, ZoneKind::Exile, Position::Top);
+            assert!(g.battlefield_index_is_current());
+        }
+        assert!(g.indexed == Default::default());
     }
 }

@@ -129,11 +129,10 @@ impl ResolveProc {
             };
             return Frame::Effect(Box::new(proc)).take_over(g);
         }
-        let targets = item.targets.clone();
         let def_index = g.objects[slot as usize].def;
         let def = g.defs[def_index as usize].clone();
         // CR 608.2b: a spell whose targets are all illegal now doesn't resolve.
-        let Some(legal) = g.check_targets(&def.rules.targets, &targets, controller, Some(slot)) else {
+        let Some(legal) = g.check_targets(&def.rules.targets, &item.targets, controller, Some(slot)) else {
             g.finish_spell(slot, true);
             g.priority_to(g.active);
             return Step::Done;
@@ -152,6 +151,8 @@ impl ResolveProc {
             }
             return Step::Done;
         }
+        // Only an instant or sorcery needs its targets copied: a permanent enters without them.
+        let targets = item.targets.clone();
         let ctx = EffectCtx { targets, legal, ..EffectCtx::new(controller, slot, g.id_of(slot), g.objects[slot as usize].cast) };
         g.frames.push(Frame::Resolve(ResolveProc::finishing(slot)));
         // The spell's own instructions, then each chosen mode's in printed order (CR 700.2).
@@ -254,8 +255,7 @@ impl Game {
 
     /// An object that isn't a card stops existing (CR 704.5d-e): out of its zone, its id dead.
     pub(crate) fn cease(&mut self, slot: u32) {
-        let zone = self.objects[slot as usize].zone;
-        self.edit_zone(zone, |v| v.retain(|&s| s != slot));
+        self.take_from_zone(slot);
         let o = &mut self.objects[slot as usize];
         o.generation = o.generation.wrapping_add(1);
         o.kind = ObjectKind::Ceased;
