@@ -1497,7 +1497,7 @@ impl Game {
 
     /// Takes an object out of the zone it is in; on the battlefield the index follows it
     /// without a rebuild.
-    #[inline]
+    #[inline(always)] // on every move: a call costs the typecycle path more than its body
     pub(crate) fn take_from_zone(&mut self, slot: u32) {
         let z = self.objects[slot as usize].zone;
         let v = self.zone_slots_mut(z);
