@@ -58,9 +58,9 @@ impl Game {
             Some(v) => v.binary_search_by_key(&slot, |&(s, _)| s).ok().map(|i| v[i].1),
             None => self.counters_on(slot),
         };
-        // Without marked damage or "until end of turn" effects, and with no counters but +1/+1
-        // counters, sturdy creatures survive (below): only the fragile ones need a look, in the
-        // same (battlefield) order.
+        // Without marked damage or "until end of turn" effects, and with no counters on a sturdy
+        // creature but +1/+1 counters, sturdy creatures survive (below): only the fragile ones
+        // need a look, in the same (battlefield) order.
         let creatures = if self.only_fragile_can_die() { &self.indexed.fragile } else { &self.indexed.creatures };
         for &slot in creatures {
             use crate::object::Object;

@@ -239,7 +239,7 @@ impl Game {
             if self.def_flags & Object::ACTIVATED_ELSEWHERE != 0 { [&self.players[p as usize].graveyard, &self.exile, &self.command] } else { [&[], &[], &[]] };
         for &slot in hand.iter().chain(self.indexed.activated.iter()).chain(elsewhere.into_iter().flatten()) {
             if flags(slot) & Object::ACTIVATED == 0 {
-                continue; // most permanents are lands with only a mana ability
+                continue; // a card in hand without one (the permanents listed all have one)
             }
             for (i, a) in self.def_of_slot(slot).rules.activated.iter().enumerate() {
                 if considers(a) && self.could_activate(p, slot, i) && visit(PriorityAction::Activate { source: self.id_of(slot), index: i as u16 }) {
