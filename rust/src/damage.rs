@@ -37,9 +37,13 @@ impl Game {
     /// "until end of turn" effects, and no counters on a sturdy creature but +1/+1 counters
     /// (which only add). Counters elsewhere — a planeswalker's loyalty — don't matter here.
     pub(crate) fn only_fragile_can_die(&self) -> bool {
-        !self.damage_marked
-            && self.until_end_of_turn.is_empty()
-            && self.object_counters.iter().all(|(s, c)| self.objects[*s as usize].flags & crate::object::Object::STURDY == 0 || only_plus_ones(c))
+        self.nothing_shrinks() && self.object_counters.iter().all(|(s, c)| self.objects[*s as usize].flags & crate::object::Object::STURDY == 0 || only_plus_ones(c))
+    }
+
+    /// No damage marked and no "until end of turn" effects: what could make a creature with
+    /// nothing but +1/+1 counters die.
+    pub(crate) fn nothing_shrinks(&self) -> bool {
+        !self.damage_marked && self.until_end_of_turn.is_empty()
     }
 
     /// Performs the permanent-related state-based actions once; true if any happened.

@@ -1232,8 +1232,7 @@ impl Game {
             }
         }
         if remaining >= 2 {
-            // Usually nobody has lost since the last check: nobody leaves.
-            if self.losers.iter().all(|&(p, _)| self.players[p as usize].left) || !self.losers_leave() {
+            if !self.losers_leave() {
                 return performed;
             }
             // CR 704.3: what left with them may make another state-based action apply.
@@ -1259,9 +1258,9 @@ impl Game {
             }
         }
         live >= 2
-            && self.losers.iter().all(|&(p, _)| self.players[p as usize].left)
+            && self.losers_have_left()
             && (self.battlefield.is_empty()
-                || (self.indexed.fragile.is_empty() && self.only_fragile_can_die() && self.object_counters.iter().all(|(_, c)| crate::damage::only_plus_ones(c))))
+                || (self.indexed.fragile.is_empty() && self.nothing_shrinks() && self.object_counters.iter().all(|(_, c)| crate::damage::only_plus_ones(c))))
     }
 
     /// The players who have lost leave: in a multiplayer game that goes on, with everything
@@ -1273,7 +1272,7 @@ impl Game {
         }
         if self.players.iter().filter(|st| st.lost.is_none()).count() >= 2 {
             // Usually nobody has lost since the last check: nothing to allocate or look at.
-            if self.losers.iter().all(|&(p, _)| self.players[p as usize].left) {
+            if self.losers_have_left() {
                 return false;
             }
             let left: Vec<u8> = self.losers.iter().map(|&(p, _)| p).filter(|&p| !self.players[p as usize].left).collect();
@@ -1288,6 +1287,11 @@ impl Game {
         self.log.push_with(|| Event::GameOver { winners: winners.clone() });
         self.outcome = Some(Outcome { winners, losers });
         true
+    }
+
+    /// Every player who has lost has left the game: nobody is still to leave.
+    fn losers_have_left(&self) -> bool {
+        self.losers.iter().all(|&(p, _)| self.players[p as usize].left)
     }
 
     /// CR 800.4a: players leaving while others go on. If one of them had priority, it passes
@@ -1553,7 +1557,7 @@ impl Game {
     /// Puts a card that is in no zone's vector into `to` as a new object; one bound for a
     /// graveyard goes where replacement effects send it (CR 614).
     pub(crate) fn place(&mut self, slot: u32, to: ZoneKind, pos: Position) -> ObjId {
-        let to = if to == ZoneKind::Graveyard && self.statics_in_play() { self.graveyard_destination(slot, false) } else { to };
+        let to = if to == ZoneKind::Graveyard { self.graveyard_destination(slot, false) } else { to };
         self.place_exactly(slot, to, pos)
     }
 
@@ -1635,7 +1639,7 @@ impl Game {
     pub(crate) fn put_into_graveyard_from_battlefield(&mut self, slot: u32) -> ObjId {
         let from_id = self.id_of(slot);
         let (controller, owner, from) = (self.objects[slot as usize].controller, self.objects[slot as usize].owner, self.objects[slot as usize].zone);
-        let goes_to = if self.statics_in_play() { self.graveyard_destination(slot, false) } else { ZoneKind::Graveyard };
+        let goes_to = self.graveyard_destination(slot, false);
         let card = self.move_slot(slot, ZoneKind::Graveyard, Position::Top);
         if goes_to == ZoneKind::Graveyard {
             self.log.push_with(|| Event::Died { card, from_id });
