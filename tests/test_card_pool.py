@@ -826,6 +826,7 @@ def test_abandoned_sarcophagus_casts_cyclers_from_the_graveyard_and_exiles_the_u
     g.resolve_top()
     g.answer([])  # no Island to find... (the library is all Islands: take none)
     before = len(g.hand(0))
+    assert {"action": "cast", "card": card} in g.priority_actions()  # offered by the permission alone
     g.cast(card)  # {3}{U}{U} from the graveyard
     g.resolve_top()
     assert len(g.hand(0)) == before + 3

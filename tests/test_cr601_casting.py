@@ -269,6 +269,15 @@ def test_a_reduced_cost_is_what_gets_paid():  # CR 601.2f-h
     assert len(g.hand(0)) == 3  # 608.2c: draw three
 
 
+def test_a_spell_costing_more_than_all_their_mana_is_offered_when_a_reduction_brings_it_in_reach():  # CR 601.2f, 117.1a
+    g = with_libraries(new_game())
+    g.add_cards(0, "battlefield", ["Bruvac the Grandiloquent"] + ["Island"] * 4)  # a static that changes no cost
+    (lorien,) = add_hand(g, 0, ["Lórien Revealed"])
+    assert {"action": "cast", "card": lorien} not in g.priority_actions()  # {3}{U}{U}: five mana, four Islands
+    g.add_cards(0, "battlefield", ["The Water Crystal"])
+    assert {"action": "cast", "card": lorien} in g.priority_actions()  # {2}{U}{U} now
+
+
 def test_a_cost_reduction_applies_only_to_its_controllers_spells():  # CR 601.2f, 611.3
     g = with_libraries(new_game())
     g.add_cards(1, "battlefield", ["The Water Crystal"])

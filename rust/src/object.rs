@@ -103,6 +103,9 @@ impl Object {
     /// Has an activated ability that works from a zone other than the hand or the battlefield
     /// (a graveyard's, say): players look over those zones for these.
     pub const ACTIVATED_ELSEWHERE: u16 = 2048;
+    /// Has a static ability letting its controller cast cards from their graveyard: players
+    /// look over their graveyards for cards it lets them cast.
+    pub const GRAVEYARD_PERMISSION: u16 = 4096;
 
     /// The [`Object::flags`] of all these definitions, or-ed together.
     pub fn flags_of_all<'a>(defs: impl IntoIterator<Item = &'a std::sync::Arc<crate::card::CardDef>>) -> u16 {
@@ -148,6 +151,9 @@ impl Object {
         }
         if def.rules.activated.iter().any(|a| !matches!(a.zone, crate::zone::ZoneKind::Hand | crate::zone::ZoneKind::Battlefield)) {
             f |= Object::ACTIVATED_ELSEWHERE;
+        }
+        if def.rules.statics.iter().any(|s| matches!(s, crate::rules::StaticAbility::CastFromGraveyard { .. })) {
+            f |= Object::GRAVEYARD_PERMISSION;
         }
         f
     }

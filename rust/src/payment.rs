@@ -408,7 +408,7 @@ pub fn fewest_sources(cost: &CostToPay, pool: &ManaPool, sources: &[ManaSource])
 /// Exact: returns `Some` whenever any combination of taps, type choices, pool mana and life
 /// pays the cost. See the module documentation for which payment is preferred.
 pub fn solve(cost: &CostToPay, pool: &ManaPool, sources: &[ManaSource]) -> Option<Payment> {
-    if let Some((need, generic)) = simple_needs(cost) {
+    if let Some((need, generic)) = simple_needs(&cost.symbols, cost.x) {
         let answer = if need.iter().all(|&n| n == 0) && pool.is_empty() { solve_generic(generic, sources) } else { solve_simple(&need, generic, pool, sources) };
         if let Some(answer) = answer {
             return answer;
@@ -422,7 +422,7 @@ pub fn solve(cost: &CostToPay, pool: &ManaPool, sources: &[ManaSource]) -> Optio
 /// Phyrexian symbols, counting decides it: each type's supply covers its own symbols and
 /// whatever is left covers the generic part.
 pub fn can_pay(cost: &CostToPay, pool: &ManaPool, sources: impl Iterator<Item = ManaSource> + Clone) -> bool {
-    if simple_needs(cost).is_some() {
+    if simple_needs(&cost.symbols, cost.x).is_some() {
         if let (_, Some(have)) = supply(pool, sources.clone()) {
             return covered(cost, &have).expect("a simple cost");
         }
@@ -452,7 +452,12 @@ pub fn supply(pool: &ManaPool, sources: impl Iterator<Item = ManaSource>) -> (u6
 /// type covers its own symbols and what is left the generic part. `None` if the cost has
 /// symbols counting can't decide (hybrid, Phyrexian).
 pub fn covered(cost: &CostToPay, have: &[u64; 6]) -> Option<bool> {
-    let (need, generic) = simple_needs(cost)?;
+    covered_symbols(&cost.symbols, cost.x, have)
+}
+
+/// [`covered`] for a cost given as its symbols and the value of X.
+pub fn covered_symbols(symbols: &[ManaSymbol], x: u32, have: &[u64; 6]) -> Option<bool> {
+    let (need, generic) = simple_needs(symbols, x)?;
     let mut spare = 0u64;
     for t in 0..6 {
         if need[t] > have[t] {
@@ -554,13 +559,13 @@ pub fn max_affordable(base: &CostToPay, per_kick: &[ManaSymbol], pool: &ManaPool
 /// Needed mana by type and generic total, if the cost has only generic, `{X}`, `{C}`
 /// and single-color symbols.
 #[inline]
-fn simple_needs(cost: &CostToPay) -> Option<([u64; 6], u64)> {
+fn simple_needs(symbols: &[ManaSymbol], x: u32) -> Option<([u64; 6], u64)> {
     let mut need = [0u64; 6];
     let mut generic = 0u64;
-    for s in &cost.symbols {
+    for s in symbols {
         match *s {
             ManaSymbol::Generic(n) => generic += n as u64,
-            ManaSymbol::X => generic += cost.x as u64,
+            ManaSymbol::X => generic += x as u64,
             ManaSymbol::Colored(c) => need[c as usize] += 1,
             ManaSymbol::Colorless => need[COLORLESS] += 1,
             _ => return None,

@@ -40,12 +40,15 @@ pub enum PriorityAction {
 }
 
 /// What a player could pay with now, found once while looking over the spells they could
-/// cast: the most mana they could make in all (`None` if a permanent of theirs has static
-/// abilities, which might change a cost), and the mana by type from their pool and untapped
-/// sources (`None` if a source could make more than one type, which counting can't settle).
+/// cast from their hand: the most mana they could make in all (`None` if a static ability of
+/// theirs reduces spell costs, so that a cost might come below its least mana), the mana by
+/// type from their pool and untapped sources (`None` if a source could make more than one
+/// type, which counting can't settle), and whether no static ability of theirs changes what
+/// their spells cost.
 pub(crate) struct Supply {
     most: Option<u32>,
     by_type: Option<[u64; 6]>,
+    plain_costs: bool,
 }
 
 /// Where a [`Game::play`] started, to tell when it has got where it was going.
@@ -218,7 +221,8 @@ impl Game {
             }
         }
         // Cards they may cast from their graveyard: with flashback, or by a permission.
-        let permission = any_castable && self.statics().any(|(_, st)| matches!(st, crate::rules::StaticAbility::CastFromGraveyard { .. }));
+        let permission =
+            any_castable && self.def_flags & Object::GRAVEYARD_PERMISSION != 0 && self.statics().any(|(_, st)| matches!(st, crate::rules::StaticAbility::CastFromGraveyard { .. }));
         let graveyard: &[u32] = if any_castable && (permission || self.def_flags & Object::FLASHBACK != 0) { &self.players[p as usize].graveyard } else { &[] };
         for &slot in graveyard {
             let f = flags(slot);
@@ -251,11 +255,18 @@ impl Game {
 
     /// What `p` could pay with now (see [`Supply`]).
     fn supply(&self, p: u8) -> Supply {
-        // A static ability may reduce a cost below its least mana, so then the total can't
-        // rule a spell out; the mana by type is the same either way.
-        let statics = self.static_sources(p).next().is_some();
+        let (mut reduces, mut changes) = (false, false);
+        self.for_each_static(p, |st| {
+            reduces |= matches!(st, crate::rules::StaticAbility::CostReduction { .. });
+            changes |= crate::cost::changes_spell_costs(st);
+        });
         let (total, by_type) = crate::payment::supply(&self.players[p as usize].pool, self.mana_sources_iter(p));
-        Supply { most: (!statics).then(|| total.min(u32::MAX as u64) as u32), by_type }
+        Supply { most: (!reduces).then(|| total.min(u32::MAX as u64) as u32), by_type, plain_costs: !changes }
+    }
+
+    /// Whether no static ability of `p`'s changes what their spells cost.
+    fn plain_costs(&self, p: u8) -> bool {
+        !self.static_sources(p).any(|s| self.def_of_slot(s).rules.statics.iter().any(crate::cost::changes_spell_costs))
     }
 
     /// Whether `p` could cast the card in `slot` now as far as targets and costs go (unkicked,
@@ -267,19 +278,24 @@ impl Game {
         if !(required_targets_exist && self.additional_discard_payable(p, slot)) {
             return false;
         }
+        // Counted against the supply found once for all the cards looked at, when it can be.
+        let have = supply.and_then(|s| s.by_type.as_ref());
         // Unless a static ability of the owner's changes spell costs or it is cast with
         // flashback, the cost is the card's own, worked out once (what `total_cost_of` gives).
+        // The supply is only given for cards in `p`'s hand, which are `p`'s own.
         let owner = self.objects[slot as usize].owner;
-        let plain = !self.static_sources(owner).any(|s| self.def_of_slot(s).rules.statics.iter().any(crate::cost::changes_spell_costs));
+        let plain = supply.map_or_else(|| self.plain_costs(owner), |s| s.plain_costs);
         let (p, cost) = if plain && !self.casts_with_flashback(slot) {
             let Some(symbols) = &def.plain_cost else { return false };
+            if let Some(payable) = have.and_then(|have| crate::payment::covered_symbols(symbols, 0, have)) {
+                return payable;
+            }
             (owner, crate::payment::CostToPay { symbols: symbols.clone(), x: 0, life_available: self.players[owner as usize].life as i64 })
         } else {
             let Ok(found) = self.total_cost_of(self.id_of(slot), &[], 0) else { return false };
             found
         };
-        // Counted against the supply found once for all the cards looked at, when it can be.
-        match supply.and_then(|s| s.by_type.as_ref()).and_then(|have| crate::payment::covered(&cost, have)) {
+        match have.and_then(|have| crate::payment::covered(&cost, have)) {
             Some(payable) => payable,
             None => self.can_pay_mana(p, &cost, None),
         }
@@ -344,7 +360,7 @@ impl Game {
         let Some(p) = self.priority else {
             return Err(invalid("nobody has priority, so the game can't go on from here"));
         };
-        let mut proc = PriorityProc::new();
+        let mut proc = None;
         if self.answers_itself(p, crate::policy::Policy::Goldfish) {
             let action = self.goldfish_action(p, |_| true);
             if action == PriorityAction::Pass && self.pass_only_hands_priority_on() {
@@ -361,9 +377,10 @@ impl Game {
                 let advance = self.pass_inner()?.expect("the last pass starts the next step");
                 return self.perform(advance);
             }
-            proc.chosen = Some(action); // worked out once
+            proc = Some(PriorityProc { chosen: Some(action), ..PriorityProc::new() });
+            // worked out once
         }
-        self.perform(Frame::Priority(proc))
+        self.perform(Frame::Priority(proc.unwrap_or_else(PriorityProc::new)))
     }
 
     /// Whether, in an unattended run, a pass now would only hand priority to the next player:
