@@ -353,6 +353,37 @@ def test_goldfish_aims_any_target_at_the_opponent_not_at_creatures():  # goldfis
     assert mine[0] in g.battlefield() and theirs[0] in g.battlefield()
 
 
+def in_the_opponents_upkeep(db: mtgsim.CardDB | None = None) -> mtgsim.Game:
+    """Player 1's first upkeep, both players goldfish, player 0 with three untapped lands."""
+    g = mtgsim.Game(2, 0) if db is None else mtgsim.Game(2, 0, db=db)
+    for p in (0, 1):
+        g.add_cards(p, "library", ["Savannah Lions"] * 10)
+        g.set_policy(p, "manual")
+    g.advance_to("upkeep")
+    assert g.active_player == 1
+    for p in (0, 1):
+        g.set_policy(p, "goldfish")
+    g.add_cards(0, "battlefield", ["Mountain", "Island", "Island"])
+    return g
+
+
+def test_goldfish_casts_an_instant_in_the_opponents_turn_but_not_a_creature():  # goldfish policy, CR 117.1a, 307.1
+    g = in_the_opponents_upkeep()
+    (giant, _) = add_hand(g, 0, ["Hill Giant", "Lightning Bolt"])
+    g.play(until="end_of_turn")
+    assert g.life(1) == 17 and names(g, g.graveyard(0)) == ["Lightning Bolt"]
+    assert giant in g.hand(0)  # a creature waits for its own main phase
+
+
+def test_goldfish_flashes_back_an_instant_in_the_opponents_turn():  # goldfish policy, CR 117.1a, 702.34a
+    db = mtgsim.CardDB()
+    db.add([{"name": "Test Flashback Insight", "mana_cost": "{U}", "type_line": "Instant", "oracle_text": "Draw a card.\nFlashback {1}{U}", "rules": {"flashback": "{1}{U}", "spell": [{"draw": {"count": 1}}]}}])
+    g = in_the_opponents_upkeep(db)
+    g.add_cards(0, "graveyard", ["Test Flashback Insight"])
+    g.play(until="end_of_turn")
+    assert names(g, g.exile()) == ["Test Flashback Insight"] and len(g.hand(0)) == 1
+
+
 def test_goldfish_kicks_as_often_as_it_can_pay():  # goldfish policy, CR 702.33c
     g = quiet(new_game())
     g.set_policy(0, "goldfish")
