@@ -310,6 +310,20 @@ impl Game {
         ObjId::new(slot, 0)
     }
 
+    /// The generic mana [`Game::ability_mana`] comes to, when that is all it is: the printed
+    /// cost has only generic symbols and X, and no static ability could reduce it.
+    fn generic_only(&self, ability: &ActivatedAbility, x: u32) -> Option<u64> {
+        if ability.cycling && self.statics_in_play() {
+            return None;
+        }
+        let symbols = ability.cost.mana.as_ref().map_or(&[][..], |m| m.symbols());
+        symbols.iter().try_fold(0u64, |n, s| match *s {
+            ManaSymbol::Generic(g) => Some(n + u64::from(g)),
+            ManaSymbol::X => Some(n + u64::from(x)),
+            _ => None,
+        })
+    }
+
     /// The mana part of an ability's cost as it will be paid: X chosen, cycling reductions
     /// applied (generic only, CR 601.2f).
     fn ability_mana(&self, p: u8, ability: &ActivatedAbility, x: u32) -> CostToPay {
@@ -349,14 +363,16 @@ impl ActivateProc {
     /// the cost taps or untaps it and the permanent being sacrificed (neither can also tap
     /// for mana toward the same cost).
     fn fill_payment_sources(&self, g: &Game, sources: &mut Vec<crate::payment::ManaSource>) {
+        sources.clear();
+        sources.extend(self.payment_sources(g));
+    }
+
+    /// [`ActivateProc::fill_payment_sources`] one by one.
+    fn payment_sources<'g>(&self, g: &'g Game) -> impl Iterator<Item = crate::payment::ManaSource> + 'g {
         let cost = &g.def_of_slot(self.source.slot()).rules.activated[self.index as usize].cost;
-        g.fill_mana_sources(self.player, sources);
-        if cost.tap || cost.untap {
-            sources.retain(|s| s.id != self.source.0);
-        }
-        if let Some(s) = self.sacrifice {
-            sources.retain(|m| m.id != s.0);
-        }
+        let source = (cost.tap || cost.untap).then_some(self.source.0);
+        let sacrifice = self.sacrifice.map(|s| s.0);
+        g.mana_sources_iter(self.player).filter(move |s| Some(s.id) != source && Some(s.id) != sacrifice)
     }
 
     /// Checks a "pay_mana" answer before it is accepted: the chosen sources must pay the cost.
@@ -500,6 +516,16 @@ impl ActivateProc {
                     return Step::Ask(Frame::Activate(self), d);
                 }
                 Err(e) => return Step::Fail(e),
+            }
+        }
+        // Paid automatically, generic mana only and nothing in the pool: the payment `solve`
+        // would find, without working out the cost's symbols and listing the sources first.
+        if !self.asked && g.seats[self.player as usize].auto_pay && g.players[self.player as usize].pool.is_empty() {
+            let generic = g.generic_only(&g.def_of_slot(slot).rules.activated[self.index as usize], self.x);
+            if let Some(Some(payment)) = generic.and_then(|n| crate::payment::solve_generic(n, self.payment_sources(g))) {
+                let id = g.commit_activation(&self, slot, &payment);
+                g.output.push(id);
+                return Step::Done;
             }
         }
         let to_pay = g.ability_mana(self.player, &g.def_of_slot(slot).rules.activated[self.index as usize], self.x);

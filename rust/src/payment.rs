@@ -409,7 +409,7 @@ pub fn fewest_sources(cost: &CostToPay, pool: &ManaPool, sources: &[ManaSource])
 /// pays the cost. See the module documentation for which payment is preferred.
 pub fn solve(cost: &CostToPay, pool: &ManaPool, sources: &[ManaSource]) -> Option<Payment> {
     if let Some((need, generic)) = simple_needs(&cost.symbols, cost.x) {
-        let answer = if need.iter().all(|&n| n == 0) && pool.is_empty() { solve_generic(generic, sources) } else { solve_simple(&need, generic, pool, sources) };
+        let answer = if need.iter().all(|&n| n == 0) && pool.is_empty() { solve_generic(generic, sources.iter().cloned()) } else { solve_simple(&need, generic, pool, sources) };
         if let Some(answer) = answer {
             return answer;
         }
@@ -680,9 +680,10 @@ fn solve_simple(need: &[u64; 6], generic: u64, pool: &ManaPool, sources: &[ManaS
 
 /// [`solve_simple`] for its most common case, generic mana only from an empty pool (cycling
 /// costs, most activations): the sources are tapped in order, each making its one type.
-/// `None` if not applicable (some source has a choice).
+/// `None` if not applicable (some source has a choice). What [`solve`] answers for such a
+/// cost, so a caller may ask it directly, with the sources one by one rather than listed.
 #[inline]
-fn solve_generic(generic: u64, sources: &[ManaSource]) -> Option<Option<Payment>> {
+pub(crate) fn solve_generic(generic: u64, sources: impl IntoIterator<Item = ManaSource>) -> Option<Option<Payment>> {
     let mut taps = Taps::new();
     let mut spent = [0u64; 6];
     let mut excess = [0u64; 6];
@@ -2003,7 +2004,7 @@ mod tests {
                 })
                 .collect();
             let generic = rng.below(6);
-            assert_eq!(solve_generic(generic, &sources), solve_simple(&[0; 6], generic, &ManaPool::new(), &sources), "{{{generic}}} from {sources:?}");
+            assert_eq!(solve_generic(generic, sources.iter().cloned()), solve_simple(&[0; 6], generic, &ManaPool::new(), &sources), "{{{generic}}} from {sources:?}");
         }
     }
 
