@@ -523,7 +523,7 @@ impl ActivateProc {
         if !self.asked && g.seats[self.player as usize].auto_pay && g.players[self.player as usize].pool.is_empty() {
             let generic = g.generic_only(&g.def_of_slot(slot).rules.activated[self.index as usize], self.x);
             if let Some(Some(payment)) = generic.and_then(|n| crate::payment::solve_generic(n, self.payment_sources(g))) {
-                let id = g.commit_activation(&self, slot, &payment);
+                let id = g.commit_activation(&mut self, slot, &payment);
                 g.output.push(id);
                 return Step::Done;
             }
@@ -553,7 +553,7 @@ impl ActivateProc {
         match payment {
             // By reference: a payment is large to move.
             Ok(ref payment) => {
-                let id = g.commit_activation(&self, slot, payment);
+                let id = g.commit_activation(&mut self, slot, payment);
                 g.output.push(id);
                 Step::Done
             }
@@ -563,9 +563,9 @@ impl ActivateProc {
 }
 
 impl Game {
-    /// Puts the ability on the stack and pays its costs (CR 602.2a, h), then what that
+    /// Puts the ability on the stack (its targets move there) and pays its costs (CR 602.2a, h), then what that
     /// triggers waits for priority (CR 601.2i via 602.2b).
-    fn commit_activation(&mut self, a: &ActivateProc, slot: u32, payment: &crate::payment::Payment) -> ObjId {
+    fn commit_activation(&mut self, a: &mut ActivateProc, slot: u32, payment: &crate::payment::Payment) -> ObjId {
         let p = a.player;
         // The cost's parts, read before anything changes (no clone of the definition).
         let ability = &self.def_of_slot(slot).rules.activated[a.index as usize];
@@ -576,7 +576,7 @@ impl Game {
         let from_hidden = !self.objects[slot as usize].zone.kind.is_public();
         let ability_id = self.put_ability_object(p, self.objects[slot as usize].def, slot, a.source, AbilityRef::Activated(a.index));
         self.objects[ability_id.slot() as usize].cast.x = a.x;
-        self.stack_items.last_mut().expect("just pushed").targets = a.targets.clone();
+        self.stack_items.last_mut().expect("just pushed").targets = std::mem::take(&mut a.targets);
         if from_hidden {
             // An ability activated from a hidden zone reveals its card.
             let card = a.source;

@@ -102,15 +102,21 @@ impl ResolveProc {
                     return Step::Done;
                 }
             }
-            let Some(legal) = g.check_targets(g.ability_targets(slot), &item.targets, controller, None) else {
-                g.finish_spell(slot, true); // CR 608.2b
-                g.priority_to(g.active);
-                return Step::Done;
+            // An ability that targets nothing (most do) has no targets to check again or copy.
+            let (targets, legal) = if item.targets.is_empty() {
+                (Vec::new(), Vec::new())
+            } else {
+                let Some(legal) = g.check_targets(g.ability_targets(slot), &item.targets, controller, None) else {
+                    g.finish_spell(slot, true); // CR 608.2b
+                    g.priority_to(g.active);
+                    return Step::Done;
+                };
+                // The item stays on the stack while it resolves: what the instructions need is copied.
+                (item.targets.clone(), legal)
             };
-            // The item stays on the stack while it resolves: what the instructions need is copied.
             let delayed = item.delayed.clone();
             let mut ctx = EffectCtx {
-                targets: item.targets.clone(),
+                targets,
                 legal,
                 triggering: item.triggering,
                 triggering_controller: item.triggering_controller,
