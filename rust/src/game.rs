@@ -408,6 +408,10 @@ pub struct Game {
     /// bits (see `observe.rs`); slots beyond the end are known to nobody.
     #[serde(default)]
     pub(crate) known: Vec<u16>,
+    /// By player: how many cards in their library someone knows (an upper bound, so a shuffle
+    /// with none known skips forgetting them). Not saved: a loaded game assumes the most.
+    #[serde(skip, default = "crate::observe::unknown_counts")]
+    pub(crate) known_in_library: [u32; MAX_PLAYERS],
     /// The decks, seed and setup of a game made by [`Game::from_decks`], for replays.
     #[serde(default)]
     pub(crate) origin: Option<Arc<crate::replay::Origin>>,
@@ -472,6 +476,7 @@ impl Game {
             legendary_entered: false,
             partial: Vec::new(),
             known: Vec::new(),
+            known_in_library: [0; MAX_PLAYERS],
             origin: None,
             history: Arc::default(),
             unrecorded: false,
@@ -1732,6 +1737,7 @@ impl Game {
         self.legendary_entered = src.legendary_entered;
         self.partial.clone_from(&src.partial);
         self.known.clone_from(&src.known);
+        self.known_in_library = src.known_in_library;
         self.origin.clone_from(&src.origin);
         share(&mut self.history, &src.history);
         self.unrecorded = src.unrecorded;

@@ -21,12 +21,36 @@ pub const GLOBAL_PER_PLAYER: usize = 6;
 /// Numbers per object slot in the observation rows.
 pub const OBJECT_FEATURES: usize = 8;
 
+/// What a loaded game assumes of the cards known in each library: any number (see
+/// `Game::known_in_library`).
+pub(crate) fn unknown_counts() -> [u32; crate::game::MAX_PLAYERS] {
+    [u32::MAX; crate::game::MAX_PLAYERS]
+}
+
 impl Game {
     fn known_bits(&self, slot: u32) -> u16 {
         self.known.get(slot as usize).copied().unwrap_or(0)
     }
 
+    /// Sets who knows the object in `slot`, which stays in its zone.
     fn set_known(&mut self, slot: u32, bits: u16) {
+        let z = self.objects[slot as usize].zone;
+        let library = (z.kind == ZoneKind::Library).then_some(z.player);
+        self.put_known(slot, bits, library, library);
+    }
+
+    /// Sets who knows the object in `slot`, which leaves the library of player `from` (if it
+    /// was in one) for that of `to` (if it goes to one): the count of known cards in each
+    /// library follows.
+    fn put_known(&mut self, slot: u32, bits: u16, from: Option<u8>, to: Option<u8>) {
+        if let Some(p) = from.filter(|_| self.known_bits(slot) != 0) {
+            let n = &mut self.known_in_library[p as usize];
+            *n = n.saturating_sub(1);
+        }
+        if let Some(p) = to.filter(|_| bits != 0) {
+            let n = &mut self.known_in_library[p as usize];
+            *n = n.saturating_add(1);
+        }
         let i = slot as usize;
         if i >= self.known.len() {
             if bits == 0 {
@@ -39,31 +63,36 @@ impl Game {
 
     /// A card changes zones: who knows the new object.
     pub(crate) fn learn_on_move(&mut self, slot: u32, from: ZoneKind, to: ZoneKind) {
+        let o = &self.objects[slot as usize];
+        let (holder, owner) = (o.zone.player, o.owner);
+        let from_library = (from == ZoneKind::Library).then_some(holder);
         if to.is_public() {
-            self.set_known(slot, 0); // public: everyone sees it anyway
+            self.put_known(slot, 0, from_library, None); // public: everyone sees it anyway
             return;
         }
         // From a public zone everyone saw where it went; from a hidden one, who knew it still
         // does (and a card leaving a hand was known to its owner).
-        let owner = 1 << self.objects[slot as usize].owner;
-        let mut bits = if from.is_public() { EVERYONE } else { self.known_bits(slot) | if from == ZoneKind::Hand { owner } else { 0 } };
+        let owner_bit = 1 << owner;
+        let mut bits = if from.is_public() { EVERYONE } else { self.known_bits(slot) | if from == ZoneKind::Hand { owner_bit } else { 0 } };
         if to == ZoneKind::Hand {
-            bits |= owner;
+            bits |= owner_bit;
         }
-        self.set_known(slot, bits);
+        // A card goes to its owner's zones.
+        self.put_known(slot, bits, from_library, (to == ZoneKind::Library).then_some(owner));
     }
 
     /// After a shuffle nobody knows which card is where in that library.
     pub(crate) fn forget_library_order(&mut self, p: u8) {
-        let known = &mut self.known;
-        if known.is_empty() {
+        if self.known_in_library[p as usize] == 0 {
             return;
         }
+        let known = &mut self.known;
         for &s in &self.players[p as usize].library {
             if let Some(k) = known.get_mut(s as usize) {
                 *k = 0;
             }
         }
+        self.known_in_library[p as usize] = 0;
     }
 
     /// A card leaves `player`'s hand unrevealed for the top of their library (a discard that
