@@ -81,6 +81,12 @@ impl Game {
         self.put_known(slot, bits, from_library, (to == ZoneKind::Library).then_some(owner));
     }
 
+    /// A player whose library holds more known cards than `known_in_library` counts, if any
+    /// (see `check_invariants`).
+    pub(crate) fn library_knowledge_uncounted(&self) -> Option<usize> {
+        (0..self.players.len()).find(|&p| self.players[p].library.iter().filter(|&&s| self.known_bits(s) != 0).count() as u64 > u64::from(self.known_in_library[p]))
+    }
+
     /// After a shuffle nobody knows which card is where in that library.
     pub(crate) fn forget_library_order(&mut self, p: u8) {
         if self.known_in_library[p as usize] == 0 {
@@ -269,4 +275,35 @@ pub fn card_code(name: &str) -> i32 {
         h = (h ^ b as u32).wrapping_mul(0x0100_0193);
     }
     ((h & 0x7fff_ffff) | 1) as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::card::CardDb;
+    use crate::game::Game;
+    use crate::zone::{Position, ZoneKind};
+
+    // Cards learned in a library, moved in and out of it, are counted; a shuffle forgets them
+    // all, and with none counted it walks nothing.
+    #[test]
+    fn known_library_cards_are_counted_until_a_shuffle() {
+        let db = CardDb::builtin();
+        let mut g = Game::new(2, 1).unwrap();
+        let lib = g.add_cards(0, ZoneKind::Library, &["Island"; 5], Position::Top, db).unwrap();
+        let hand = g.add_cards(0, ZoneKind::Hand, &["Swamp"], Position::Top, db).unwrap();
+        assert_eq!(g.known_in_library[0], 0);
+        g.learn(0, &lib[..2]); // a scry of two
+        assert_eq!(g.known_in_library[0], 2);
+        g.reveal_to_all(&lib[..1]); // known already: still two
+        assert_eq!(g.known_in_library[0], 2);
+        g.move_slot(lib[0].slot(), ZoneKind::Hand, Position::Top); // a known card leaves
+        assert_eq!(g.known_in_library[0], 1);
+        g.move_slot(hand[0].slot(), ZoneKind::Library, Position::Top); // its owner knows it
+        assert_eq!(g.known_in_library[0], 2);
+        assert_eq!(g.library_knowledge_uncounted(), None);
+        g.shuffle_library(0);
+        assert_eq!(g.known_in_library[0], 0);
+        assert!(g.players[0].library.iter().all(|&s| g.known_bits(s) == 0));
+        assert_eq!(g.library_knowledge_uncounted(), None);
+    }
 }

@@ -33,7 +33,7 @@ impl Game {
 
     /// Checks what must always hold: every object is in exactly one zone, the zone it records;
     /// every reference points at something that exists; what is derived from the state (the
-    /// objects' flags, the battlefield index) agrees with it.
+    /// objects' flags, the battlefield index, the counts of known library cards) agrees with it.
     pub fn check_invariants(&self) -> Result<()> {
         self.check_stored_invariants()?;
         if let Some((s, _)) = self.objects.iter().enumerate().find(|(_, o)| o.flags != crate::object::Object::flags_of(&self.defs[o.def as usize])) {
@@ -44,6 +44,9 @@ impl Game {
         }
         if !self.battlefield_index_is_current() {
             return Err(Error::Snapshot("the battlefield index doesn't match the battlefield".into()));
+        }
+        if let Some(p) = self.library_knowledge_uncounted() {
+            return Err(Error::Snapshot(format!("player {p}'s library has more known cards than counted")));
         }
         Ok(())
     }
