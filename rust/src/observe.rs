@@ -42,6 +42,7 @@ impl Game {
     /// Sets who knows the object in `slot`, which leaves the library of player `from` (if it
     /// was in one) for that of `to` (if it goes to one): the count of known cards in each
     /// library follows.
+    #[inline]
     fn put_known(&mut self, slot: u32, bits: u16, from: Option<u8>, to: Option<u8>) {
         if let Some(p) = from.filter(|_| self.known_bits(slot) != 0) {
             let n = &mut self.known_in_library[p as usize];
