@@ -88,6 +88,13 @@ impl Game {
         (0..self.players.len()).find(|&p| self.players[p].library.iter().filter(|&&s| self.known_bits(s) != 0).count() as u64 > u64::from(self.known_in_library[p]))
     }
 
+    /// Nobody knows the objects in these slots any more.
+    pub(crate) fn forget_slots(&mut self, slots: &[u32]) {
+        for &s in slots {
+            self.set_known(s, 0);
+        }
+    }
+
     /// After a shuffle nobody knows which card is where in that library.
     pub(crate) fn forget_library_order(&mut self, p: u8) {
         if self.known_in_library[p as usize] == 0 {

@@ -246,6 +246,9 @@ impl SearchProc {
                 let slots: Vec<u32> = found.iter().map(|c| c.slot()).collect();
                 g.players[owner as usize].library.retain(|s| !slots.contains(s));
                 if self.spec.shuffle {
+                    // Who knows the found cards is settled anew below; out of the library
+                    // while it is shuffled, they are known to nobody, as the rest will be.
+                    g.forget_slots(&slots);
                     g.shuffle_library(owner);
                 }
                 g.players[owner as usize].library.extend(slots.iter().rev());
