@@ -379,6 +379,10 @@ pub struct Game {
     /// this game has (flashback, say) needn't be looked for (derived from `defs`).
     #[serde(skip)]
     pub(crate) def_flags: u16,
+    /// The kinds of event some definition in `defs` has a triggered ability waiting for
+    /// ([`crate::trigger::listens_to`], or-ed together; derived from `defs`).
+    #[serde(skip)]
+    pub(crate) def_listens: u16,
     /// Delayed triggered abilities not yet triggered (CR 603.7).
     #[serde(default)]
     pub(crate) delayed: Vec<crate::trigger::Delayed>,
@@ -462,6 +466,7 @@ impl Game {
             object_counters: Vec::new(),
             pending_triggers: Vec::new(),
             def_flags: 0,
+            def_listens: 0,
             delayed: Vec::new(),
             source_buf: Vec::new(),
             discard_output: false,
@@ -1453,6 +1458,7 @@ impl Game {
         }
         Arc::make_mut(&mut self.defs).push(def.clone());
         self.def_flags |= Object::flags_of(def);
+        self.def_listens |= crate::trigger::listens_to(def);
         (self.defs.len() - 1) as u32
     }
 
@@ -1697,6 +1703,7 @@ impl Game {
         }
         share(&mut self.defs, &src.defs);
         self.def_flags = src.def_flags;
+        self.def_listens = src.def_listens;
         self.objects.clone_from(&src.objects);
         self.players.clone_from(&src.players);
         self.battlefield.clone_from(&src.battlefield);

@@ -27,6 +27,7 @@ impl Game {
             o.flags = crate::object::Object::flags_of(&game.defs[o.def as usize]);
         }
         game.def_flags = crate::object::Object::flags_of_all(game.defs.iter());
+        game.def_listens = game.defs.iter().fold(0, |bits, d| bits | crate::trigger::listens_to(d));
         game.reindex_battlefield();
         Ok(game)
     }
@@ -39,7 +40,7 @@ impl Game {
         if let Some((s, _)) = self.objects.iter().enumerate().find(|(_, o)| o.flags != crate::object::Object::flags_of(&self.defs[o.def as usize])) {
             return Err(Error::Snapshot(format!("the cached flags of slot {s} aren't its card's")));
         }
-        if self.def_flags != crate::object::Object::flags_of_all(self.defs.iter()) {
+        if self.def_flags != crate::object::Object::flags_of_all(self.defs.iter()) || self.def_listens != self.defs.iter().fold(0, |bits, d| bits | crate::trigger::listens_to(d)) {
             return Err(Error::Snapshot("the cached flags of the card definitions aren't theirs".into()));
         }
         if !self.battlefield_index_is_current() {

@@ -37,6 +37,55 @@ pub(crate) enum TriggerEvent<'a> {
     StepBegan { step: TurnStep },
 }
 
+/// Kinds of [`TriggerEvent`], one bit each, so that sets of them are masks.
+mod kind {
+    pub const CYCLED: u16 = 1;
+    pub const DISCARDED: u16 = 1 << 1;
+    pub const ENTERED: u16 = 1 << 2;
+    pub const SCRIED: u16 = 1 << 3;
+    pub const UNTAPPED: u16 = 1 << 4;
+    pub const LIBRARY_TO_GRAVEYARD: u16 = 1 << 5;
+    pub const STEP_BEGAN: u16 = 1 << 6;
+}
+
+impl TriggerEvent<'_> {
+    /// Its [`kind`].
+    fn kind(&self) -> u16 {
+        match self {
+            TriggerEvent::Cycled { .. } => kind::CYCLED,
+            TriggerEvent::Discarded { .. } => kind::DISCARDED,
+            TriggerEvent::Entered { .. } => kind::ENTERED,
+            TriggerEvent::Scried { .. } => kind::SCRIED,
+            TriggerEvent::Untapped { .. } => kind::UNTAPPED,
+            TriggerEvent::LibraryToGraveyard { .. } => kind::LIBRARY_TO_GRAVEYARD,
+            TriggerEvent::StepBegan { .. } => kind::STEP_BEGAN,
+        }
+    }
+}
+
+/// The kinds of event a permanent with this definition could trigger on: no card of a game
+/// waiting for a kind, [`Game::fire`] needn't look at permanents for it.
+pub(crate) fn listens_to(def: &crate::card::CardDef) -> u16 {
+    def.rules.triggers.iter().fold(0, |kinds, t| kinds | waits_for(&t.when))
+}
+
+/// The kinds of event a permanent's triggered ability waiting for `when` triggers on: the
+/// only ones [`Game::matches`] looks at for it.
+fn waits_for(when: &Trigger) -> u16 {
+    match when {
+        Trigger::PlayerCycles => kind::CYCLED,
+        Trigger::CycleOrDiscard { .. } | Trigger::OpponentDiscards { .. } => kind::DISCARDED,
+        Trigger::EntersBattlefield | Trigger::Landfall => kind::ENTERED,
+        Trigger::YouScry => kind::SCRIED,
+        Trigger::PermanentUntaps => kind::UNTAPPED,
+        Trigger::PutIntoYourGraveyardFromLibrary { .. } => kind::LIBRARY_TO_GRAVEYARD,
+        Trigger::BeginningOf { .. } => kind::STEP_BEGAN,
+        // Not matched against events on the battlefield: a dying permanent looks back in
+        // time (`fire_dies`), a cycled card triggers from where it went (`fire_cycle`).
+        Trigger::Dies | Trigger::CycleThis => 0,
+    }
+}
+
 /// A triggered ability waiting to be put on the stack (CR 603.3).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PendingTrigger {
@@ -114,8 +163,9 @@ impl Game {
     /// (CR 603.2, 603.6a: a permanent that just entered sees its own entering).
     #[inline]
     pub(crate) fn fire(&mut self, ev: TriggerEvent) {
-        // Nothing on the battlefield triggers: the usual case, on every event.
-        if !self.indexed.triggers.is_empty() {
+        // Nothing on the battlefield triggers, or no card of the game waits for this kind of
+        // event: the usual cases, on every event.
+        if !self.indexed.triggers.is_empty() && self.def_listens & ev.kind() != 0 {
             self.fire_on_battlefield(ev);
         }
     }
@@ -143,7 +193,12 @@ impl Game {
         }
     }
 
+    /// Whether a triggered ability waiting for `when` triggers on `ev`.
     fn matches(&self, when: &Trigger, s: u32, you: u8, ev: &TriggerEvent) -> bool {
+        // The kinds of event it waits for are those `fire` lets through: no other can match.
+        if waits_for(when) & ev.kind() == 0 {
+            return false;
+        }
         match (when, *ev) {
             (Trigger::PlayerCycles, TriggerEvent::Cycled { .. }) => true,
             (Trigger::CycleOrDiscard { another }, TriggerEvent::Discarded { player, card, .. }) => player == you && !(*another && card == s),
