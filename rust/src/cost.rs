@@ -23,6 +23,7 @@ pub(crate) fn mana_type(letter: &str) -> Option<ManaType> {
 impl Game {
     /// What tapping the permanent in `slot` for mana can make: the types to choose from and
     /// how many. `None` if it has no mana ability.
+    #[inline]
     pub(crate) fn mana_ability(&self, slot: u32) -> Option<(&[ManaType], u32)> {
         let profile = self.def_of_slot(slot).mana.as_ref()?;
         let amount = match &profile.amount {
@@ -59,7 +60,8 @@ impl Game {
             .iter()
             .filter(move |&&s| {
                 let o = &self.objects[s as usize];
-                o.controller == p && !o.tapped && o.flags & Object::HAS_MANA != 0 && !self.sick_creature(s)
+                // Only a creature can be summoning sick (CR 302.6): most sources are lands.
+                o.controller == p && !o.tapped && o.flags & Object::HAS_MANA != 0 && (o.flags & Object::CREATURE_OR_PLANESWALKER == 0 || !self.sick_creature(s))
             })
             // A source that would make no mana now (Everflowing Chalice without counters) can
             // still be tapped, but pays for nothing.
