@@ -232,6 +232,25 @@ def test_snapshot_error_for_a_tampered_state(table):
     g.check_invariants()  # the original is fine
 
 
+def test_snapshot_error_when_the_losers_and_the_players_who_lost_disagree():  # CR 800.4a (a player who lost has left)
+    g = mtgsim.Game(3, 1)
+    g.set_life(2, 0)  # player 2 loses; the other two play on
+    fn, (saved,) = g.__reduce__()
+    data = json.loads(saved)
+    assert data["losers"] == [[2, "life"]] and data["players"][2]["lost"] == "life"
+    fn(saved).check_invariants()
+    for tamper in (
+        lambda d: d["players"][2].update(lost=None),  # a loser still playing
+        lambda d: d["players"][1].update(lost="poison"),  # a player who lost, not listed
+        lambda d: d.update(losers=[[2, "poison"]]),  # another reason
+        lambda d: d.update(losers=[[2, "life"], [2, "life"]]),  # listed twice
+    ):
+        broken = json.loads(saved)
+        tamper(broken)
+        with pytest.raises(errors.SnapshotError, match="losers"):
+            fn(json.dumps(broken))
+
+
 def test_every_reachable_exception_class_is_exercised():
     reached = {exc for _, _, exc in BAD_CALLS} | {
         errors.DecisionPendingError,

@@ -1280,7 +1280,7 @@ impl Game {
         if self.outcome.is_some() {
             return false;
         }
-        if self.players.iter().filter(|st| st.lost.is_none()).count() >= 2 {
+        if self.live_players() >= 2 {
             // Usually nobody has lost since the last check: nothing to allocate or look at.
             if self.losers_have_left() {
                 return false;

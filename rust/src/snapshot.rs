@@ -59,6 +59,11 @@ impl Game {
         if !(2..=MAX_PLAYERS).contains(&n) || self.seats.len() != n || self.active as usize >= n {
             return bad(format!("{n} players, {} seats, active player {}", self.seats.len(), self.active));
         }
+        // The losers, in the order they lost: each player who has lost, once, with their reason.
+        let lost = self.players.iter().filter(|st| st.lost.is_some()).count();
+        if lost != self.losers.len() || self.losers.iter().any(|&(p, r)| self.players.get(p as usize).is_none_or(|st| st.lost != Some(r))) {
+            return bad("the list of losers doesn't match the players who have lost".into());
+        }
         let mut seen = vec![false; self.objects.len()];
         let mut check_zone = |zone: Zone, slots: &[u32]| -> Result<()> {
             for &s in slots {

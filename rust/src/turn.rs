@@ -355,7 +355,8 @@ impl Game {
     }
 
     pub(crate) fn live_players(&self) -> usize {
-        self.players.iter().filter(|p| p.lost.is_none()).count()
+        // Each player who has lost is listed once among the losers (a stored invariant).
+        self.players.len() - self.losers.len()
     }
 
     /// The next player in turn order who is still in the game.
