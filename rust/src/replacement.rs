@@ -44,6 +44,12 @@ impl Game {
         }
     }
 
+    /// Whether a static ability in play may send cards bound for a graveyard elsewhere: without
+    /// one, every such card goes to its owner's graveyard.
+    pub(crate) fn graveyard_replaced(&self) -> bool {
+        self.statics_in_play() && self.statics().any(|(_, st)| matches!(st, StaticAbility::GraveyardToExile { .. }))
+    }
+
     fn graveyard_replacement(&self, slot: u32, cycled: bool) -> ZoneKind {
         let o = &self.objects[slot as usize];
         let def = &self.defs[o.def as usize];
@@ -118,7 +124,7 @@ impl Game {
 
     /// A player's maximum hand size (CR 402.2): seven, or none.
     pub(crate) fn max_hand_size(&self, p: u8) -> Option<usize> {
-        let none = self.statics().any(|(s, st)| *st == StaticAbility::NoMaximumHandSize && self.objects[s as usize].controller == p);
+        let none = self.static_sources(p).any(|s| self.def_of_slot(s).rules.statics.iter().any(|st| matches!(st, StaticAbility::NoMaximumHandSize)));
         (!none).then_some(7)
     }
 }

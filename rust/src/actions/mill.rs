@@ -140,7 +140,7 @@ impl Game {
     /// The move itself: the top `min(n, library)` cards to the graveyard, one event. The hot
     /// path of mill simulations, so it works on the vectors directly.
     pub(crate) fn mill_cards(&mut self, p: u8, n: u32) -> Vec<ObjId> {
-        if self.statics_in_play() {
+        if self.graveyard_replaced() {
             return self.mill_cards_replaced(p, n);
         }
         let st = &mut self.players[p as usize];
