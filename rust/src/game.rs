@@ -1101,11 +1101,15 @@ impl Game {
 
     /// Starts an action made of frames and runs it as far as it goes.
     pub(crate) fn perform(&mut self, frame: Frame) -> Result<Progress> {
+        // Pushed before `undoable` so that the frame is moved once; a failed action takes it
+        // back off (a snapshot holds it too).
+        let depth = self.frames.len();
+        self.frames.push(frame);
         self.undoable(|g| {
             g.output.clear();
-            g.frames.push(frame);
             g.run()
         })
+        .inspect_err(|_| self.frames.truncate(depth))
     }
 
     /// Runs an action, undoing all of it if it fails (CR 733). Errors part-way come only from

@@ -104,7 +104,7 @@ impl PriorityProc {
         PriorityProc { options: Vec::new(), running: None, failed: Vec::new(), chosen: None, asked_at: 0 }
     }
 
-    pub(crate) fn step(mut self, g: &mut Game) -> Step {
+    pub(crate) fn step(mut self: Box<Self>, g: &mut Game) -> Step {
         if self.running.is_some() {
             return Step::Done; // the chosen action finished
         }
@@ -132,7 +132,7 @@ impl PriorityProc {
     }
 
     /// Takes the chosen action; what it starts runs above this frame.
-    fn take(mut self, g: &mut Game, action: PriorityAction) -> Step {
+    fn take(mut self: Box<Self>, g: &mut Game, action: PriorityAction) -> Step {
         let result = g.take_action(action);
         if result.is_ok() {
             g.actions_taken += 1;
@@ -160,7 +160,7 @@ impl PriorityProc {
 
     /// The action running above this frame failed: it is reversed, and the player chooses
     /// again. `None` if this frame wasn't running one.
-    pub(crate) fn retry(mut self) -> Option<PriorityProc> {
+    pub(crate) fn retry(mut self: Box<Self>) -> Option<Box<PriorityProc>> {
         let action = self.running.take()?;
         self.failed.push(action);
         Some(self)
@@ -377,10 +377,10 @@ impl Game {
                 let advance = self.pass_inner()?.expect("the last pass starts the next step");
                 return self.perform(advance);
             }
-            proc = Some(PriorityProc { chosen: Some(action), ..PriorityProc::new() });
+            proc = Some(Box::new(PriorityProc { chosen: Some(action), ..PriorityProc::new() }));
             // worked out once
         }
-        self.perform(Frame::Priority(proc.unwrap_or_else(PriorityProc::new)))
+        self.perform(Frame::Priority(proc.unwrap_or_else(|| Box::new(PriorityProc::new()))))
     }
 
     /// Whether, in an unattended run, a pass now would only hand priority to the next player:

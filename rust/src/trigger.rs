@@ -328,7 +328,7 @@ impl Game {
         self.passes = 0; // new objects on the stack: the round of passing starts over
         if !groups.is_empty() || !with_targets.is_empty() {
             groups.reverse(); // popped from the end: the active player's group first
-            self.frames.push(Frame::Triggers(TriggerProc { groups, with_targets, next_target: 0, chosen: Vec::new(), asked: false }));
+            self.frames.push(Frame::Triggers(Box::new(TriggerProc { groups, with_targets, next_target: 0, chosen: Vec::new(), asked: false })));
         }
     }
 
@@ -361,7 +361,7 @@ pub(crate) struct TriggerProc {
 impl TriggerProc {
     /// Player by player in APNAP order, each orders their abilities and then chooses their
     /// targets, so a player orders knowing the targets already chosen (CR 603.3b, 603.3d).
-    pub(crate) fn step(mut self, g: &mut Game) -> Step {
+    pub(crate) fn step(mut self: Box<Self>, g: &mut Game) -> Step {
         loop {
             // Abilities leave the stack only while a decision waits (their controller left the
             // game); looked at once the answer in hand is used, not before.

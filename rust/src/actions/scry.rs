@@ -53,7 +53,7 @@ impl Game {
             return None;
         }
         let piles = Vec::with_capacity(players.len());
-        Some(Frame::Scry(ScryProc { players, amounts, saved_amount: None, piles, asked: false }))
+        Some(Frame::Scry(Box::new(ScryProc { players, amounts, saved_amount: None, piles, asked: false })))
     }
 }
 
@@ -66,7 +66,7 @@ impl ScryProc {
         }
     }
 
-    pub(crate) fn step(mut self, g: &mut Game) -> Step {
+    pub(crate) fn step(mut self: Box<Self>, g: &mut Game) -> Step {
         if let Some(n) = self.saved_amount.take() {
             self.amounts = vec![n; self.players.len()];
         }
