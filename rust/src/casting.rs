@@ -598,15 +598,16 @@ impl CastProc {
                     // Worked out only when the player is asked (this is every cast's path).
                     let min = if matches!(outcome, Err(PayStop::Ask(_))) { crate::payment::fewest_sources(&cost, &pool, &sources) } else { 0 };
                     g.source_buf = sources;
+                    // By reference: a payment is large to move.
                     let payment = match outcome {
-                        Ok(p) => p,
+                        Ok(ref p) => p,
                         Err(PayStop::Fail(e)) => return Step::Fail(e),
                         Err(PayStop::Ask(options)) => {
                             let max = options.len() as u32;
                             return self.ask(Purpose::PayMana, Choice::Cards { options, min, max });
                         }
                     };
-                    self.commit(g, &payment);
+                    self.commit(g, payment);
                     // CR 702.33h: each sticker kicker paid imposes its own additional cost: a
                     // ticket counter, and a sticker if the caster chose to put one.
                     for _ in 0..self.sticker_kickers_paid(g) {
@@ -711,7 +712,7 @@ impl CastProc {
     }
 
     /// CR 601.2i: the spell becomes cast; its caster gets priority.
-    fn finish(self, g: &mut Game) -> Step {
+    fn finish(&self, g: &mut Game) -> Step {
         let spell = self.spell.expect("committed");
         let cast = g.objects[spell.slot() as usize].cast;
         let p = self.caster;

@@ -23,15 +23,23 @@ pub(crate) fn mana_type(letter: &str) -> Option<ManaType> {
 impl Game {
     /// What tapping the permanent in `slot` for mana can make: the types to choose from and
     /// how many. `None` if it has no mana ability.
+    /// Inlined into the loops over sources; only a counted amount calls out.
     #[inline]
     pub(crate) fn mana_ability(&self, slot: u32) -> Option<(&[ManaType], u32)> {
         let profile = self.def_of_slot(slot).mana.as_ref()?;
         let amount = match &profile.amount {
             Amount::Fixed(n) => *n,
-            Amount::Dynamic(Dynamic::CountersOnSource(kind)) => self.counters_on(slot).map_or(0, |c| c.get(kind)),
-            Amount::Dynamic(_) => 0,
+            Amount::Dynamic(d) => self.dynamic_mana_amount(slot, d),
         };
         Some((profile.types.as_slice(), amount))
+    }
+
+    #[cold]
+    fn dynamic_mana_amount(&self, slot: u32, d: &Dynamic) -> u32 {
+        match d {
+            Dynamic::CountersOnSource(kind) => self.counters_on(slot).map_or(0, |c| c.get(kind)),
+            _ => 0,
+        }
     }
 
     /// The untapped permanents `p` controls that can be tapped for mana (CR 605), in
@@ -242,6 +250,8 @@ pub(crate) fn changes_spell_costs(s: &StaticAbility) -> bool {
 pub(crate) fn total_cost<'a>(base: &[ManaSymbol], kickers: impl Iterator<Item = &'a Kicker>, kicks: &[u32], x: u32, increase: u32, reduction: u32) -> crate::payment::Symbols {
     let mut generic = increase;
     let mut out = crate::payment::Symbols::new();
+    // The generic component comes first: its place is kept while the rest is added.
+    out.push(ManaSymbol::Generic(0));
     // Saturating: X and the cost changes are bounded, but many of them may add up.
     let mut push = |s: &ManaSymbol, generic: &mut u32| match s {
         ManaSymbol::Generic(n) => *generic = generic.saturating_add(*n),
@@ -259,9 +269,13 @@ pub(crate) fn total_cost<'a>(base: &[ManaSymbol], kickers: impl Iterator<Item = 
         }
     }
     if generic > 0 {
-        out.insert(0, ManaSymbol::Generic(generic));
+        out[0] = ManaSymbol::Generic(generic);
+    } else {
+        out.remove(0);
     }
-    reduce_generic(&mut out, reduction);
+    if reduction > 0 {
+        reduce_generic(&mut out, reduction);
+    }
     out
 }
 

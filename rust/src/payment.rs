@@ -166,7 +166,9 @@ impl ManaTypes {
     }
     /// The first type in W, U, B, R, G, C order (what a source makes for generic mana), or `None` if empty.
     pub fn first(&self) -> Option<ManaType> {
-        self.iter().next()
+        // The lowest of the six types' bits (a type's bit is 1 << its index).
+        let bits = self.0 & 0x3f;
+        (bits != 0).then(|| ManaType::ALL[bits.trailing_zeros() as usize])
     }
 }
 
@@ -458,14 +460,19 @@ pub fn covered(cost: &CostToPay, have: &[u64; 6]) -> Option<bool> {
 /// [`covered`] for a cost given as its symbols and the value of X.
 pub fn covered_symbols(symbols: &[ManaSymbol], x: u32, have: &[u64; 6]) -> Option<bool> {
     let (need, generic) = simple_needs(symbols, x)?;
+    Some(fits(&need, generic, have))
+}
+
+/// Whether mana of these amounts by type covers `need` of each type and then `generic`.
+fn fits(need: &[u64; 6], generic: u64, have: &[u64; 6]) -> bool {
     let mut spare = 0u64;
     for t in 0..6 {
         if need[t] > have[t] {
-            return Some(false);
+            return false;
         }
         spare += have[t] - need[t];
     }
-    Some(spare >= generic)
+    spare >= generic
 }
 
 /// Checks a payment whose sources the player chose: tapping exactly the sources in `chosen`
@@ -517,8 +524,15 @@ pub fn max_affordable(base: &CostToPay, per_kick: &[ManaSymbol], pool: &ManaPool
             _ => 0,
         })
         .sum();
-    let kick_other: Vec<ManaSymbol> = per_kick.iter().copied().filter(|s| !matches!(s, ManaSymbol::Generic(_) | ManaSymbol::X)).collect();
+    let kick_other: Symbols = per_kick.iter().copied().filter(|s| !matches!(s, ManaSymbol::Generic(_) | ManaSymbol::X)).collect();
+    // Where counting decides it (as in `can_pay`), the supply by type is found once, and each
+    // n tried is counted against it without building its cost.
+    let counted = simple_needs(&base.symbols, base.x).zip(simple_needs(&kick_other, 0)).zip(supply(pool, sources.iter().cloned()).1);
     let payable = |n: u64| {
+        if let Some((((base_need, base_generic), (kick_need, _)), have)) = &counted {
+            let need = std::array::from_fn(|t| base_need[t] + n * kick_need[t]);
+            return fits(&need, base_generic + n * kick_generic, have);
+        }
         let mut cost = base.clone();
         let mut generic = kick_generic * n;
         while generic > 0 {
