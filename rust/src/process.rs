@@ -83,11 +83,13 @@ impl Game {
     /// for an answer nobody inside the engine gives.
     pub(crate) fn run(&mut self) -> Result<Progress> {
         loop {
-            while let Some(frame) = self.frames.pop() {
+            while !self.frames.is_empty() {
                 if self.outcome.is_some() {
                     self.frames.clear(); // the game is over: nothing more happens (CR 104.1)
                     break;
                 }
+                // Popped only to be stepped: a frame is moved as few times as can be.
+                let frame = self.frames.pop().expect("not empty");
                 match frame.step(self) {
                     Step::Done => {}
                     Step::Fail(e) => {
