@@ -151,6 +151,21 @@ impl Clone for PlayerState {
 }
 
 impl PlayerState {
+    /// Why a player still in the game loses to a state-based action now, if they do: 0 or less
+    /// life (CR 704.5a), an attempted draw from an empty library (704.5b), ten or more poison
+    /// counters (704.5c).
+    fn loss_reason(&self) -> Option<LossReason> {
+        if self.life <= 0 {
+            Some(LossReason::Life)
+        } else if self.drew_from_empty {
+            Some(LossReason::EmptyLibrary)
+        } else if !self.counters.is_empty() && self.counters.get("poison") >= 10 {
+            Some(LossReason::Poison)
+        } else {
+            None
+        }
+    }
+
     fn new(life: i32) -> PlayerState {
         PlayerState {
             life,
@@ -1221,31 +1236,19 @@ impl Game {
         while (!self.indexed.creatures.is_empty() || !self.object_counters.is_empty()) && self.permanent_sbas() {
             performed = true;
         }
-        let mut remaining = 0;
         for p in 0..self.players.len() {
             let st = &mut self.players[p];
             if st.lost.is_some() {
                 continue;
             }
-            let reason = if st.life <= 0 {
-                Some(LossReason::Life)
-            } else if st.drew_from_empty {
-                Some(LossReason::EmptyLibrary)
-            } else if !st.counters.is_empty() && st.counters.get("poison") >= 10 {
-                Some(LossReason::Poison)
-            } else {
-                None
-            };
+            let reason = st.loss_reason();
             st.drew_from_empty = false;
-            match reason {
-                Some(r) => {
-                    self.lose(p as u8, r);
-                    performed = true;
-                }
-                None => remaining += 1,
+            if let Some(r) = reason {
+                self.lose(p as u8, r);
+                performed = true;
             }
         }
-        if remaining >= 2 {
+        if self.live_players() >= 2 {
             if !self.losers_leave() {
                 return performed;
             }
@@ -1262,16 +1265,8 @@ impl Game {
     /// loser still to leave; and no permanent that could die or annihilate counters — the
     /// check that runs before every priority, when nothing usually applies.
     fn nothing_to_check(&self) -> bool {
-        let mut live = 0;
-        for st in &self.players {
-            if st.lost.is_none() {
-                if st.life <= 0 || st.drew_from_empty || (!st.counters.is_empty() && st.counters.get("poison") >= 10) {
-                    return false;
-                }
-                live += 1;
-            }
-        }
-        live >= 2
+        self.players.iter().all(|st| st.lost.is_some() || st.loss_reason().is_none())
+            && self.live_players() >= 2
             && self.losers_have_left()
             && (self.battlefield.is_empty()
                 || (self.indexed.fragile.is_empty() && self.nothing_shrinks() && self.object_counters.iter().all(|(_, c)| crate::damage::only_plus_ones(c))))

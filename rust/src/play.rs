@@ -253,8 +253,18 @@ impl Game {
         }
     }
 
+    /// Whether `p`, outside their sorcery timing, has no card [`Game::visit_priority_actions`]
+    /// would look at to cast: no instant or flash card in hand, and no card in the game with
+    /// flashback or a permission to cast from a graveyard.
+    pub(crate) fn nothing_to_cast_outside_sorcery_timing(&self, p: u8) -> bool {
+        use crate::object::Object;
+        let fast = |&s: &u32| self.objects[s as usize].flags & (Object::FAST | Object::LAND) == Object::FAST;
+        self.def_flags & (Object::FLASHBACK | Object::GRAVEYARD_PERMISSION) == 0 && (self.def_flags & Object::FAST == 0 || !self.players[p as usize].hand.iter().any(fast))
+    }
+
     /// What `p` could pay with now (see [`Supply`]).
     fn supply(&self, p: u8) -> Supply {
+        // One pass over their static abilities for both (what `plain_costs` finds alone).
         let (mut reduces, mut changes) = (false, false);
         self.for_each_static(p, |st| {
             reduces |= matches!(st, crate::rules::StaticAbility::CostReduction { .. });
@@ -377,8 +387,8 @@ impl Game {
                 let advance = self.pass_inner()?.expect("the last pass starts the next step");
                 return self.perform(advance);
             }
+            // Worked out once: the frame takes it as chosen.
             proc = Some(Box::new(PriorityProc { chosen: Some(action), ..PriorityProc::new() }));
-            // worked out once
         }
         self.perform(Frame::Priority(proc.unwrap_or_else(|| Box::new(PriorityProc::new()))))
     }

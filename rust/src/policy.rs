@@ -184,12 +184,9 @@ impl crate::game::Game {
     pub(crate) fn goldfish_action(&self, p: u8, allowed: impl Fn(&PriorityAction) -> bool) -> PriorityAction {
         let hand = &self.players[p as usize].hand;
         let sorcery_time = self.step.is_main() && self.active == p && self.stack.is_empty();
-        // Outside its sorcery timing it activates nothing and casts only instants and flash
-        // cards: with none in hand and none castable from a graveyard, it can only pass — most
-        // of its priorities, settled without looking over the actions.
-        use crate::object::Object;
-        let fast = |&s: &u32| self.objects[s as usize].flags & (Object::FAST | Object::LAND) == Object::FAST;
-        if !sorcery_time && self.def_flags & (Object::FLASHBACK | Object::GRAVEYARD_PERMISSION) == 0 && (self.def_flags & Object::FAST == 0 || !hand.iter().any(fast)) {
+        // Outside its sorcery timing it activates nothing, so with nothing to cast it can only
+        // pass — most of its priorities, settled without looking over the actions.
+        if !sorcery_time && self.nothing_to_cast_outside_sorcery_timing(p) {
             return PriorityAction::Pass;
         }
         // Whether it wants to cycle, found only if a cycling ability comes up (a land or spell
@@ -197,6 +194,7 @@ impl crate::game::Game {
         let cycle = std::cell::OnceCell::new();
         let wants_to_cycle = || {
             *cycle.get_or_init(|| {
+                use crate::object::Object;
                 let flags = |s: u32| self.objects[s as usize].flags;
                 let lacks_lands = !hand.iter().any(|&s| flags(s) & Object::LAND != 0);
                 let lacks_spells = !hand.iter().any(|&s| flags(s) & (Object::LAND | Object::CYCLING) == 0);
