@@ -194,16 +194,16 @@ impl Game {
         let caster = self.priority.ok_or_else(|| illegal("nobody has priority, so no spell can be cast now (CR 117)"))?;
         let slot = self.slot_of(card)?;
         let o = self.objects[slot as usize];
-        let def = self.defs[o.def as usize].clone();
+        let def = &self.defs[o.def as usize];
         let from = if opts.flashback { ZoneKind::Graveyard } else { ZoneKind::Hand };
         // A permission ("you may cast ... from your graveyard") lets a graveyard card be cast
         // for its mana cost (CR 601.2a).
-        let permitted = !opts.flashback && o.zone.kind == ZoneKind::Graveyard && o.owner == caster && self.may_cast_from_graveyard(caster, &def);
+        let permitted = !opts.flashback && o.zone.kind == ZoneKind::Graveyard && o.owner == caster && self.may_cast_from_graveyard(caster, def);
         if (o.zone.kind != from || o.owner != caster) && !permitted {
             let what = if opts.flashback { "graveyard" } else { "hand" };
             return Err(illegal(format!("player {caster} has priority and can cast only from their own {what}; {} is in {}", def.name, o.zone)));
         }
-        refuse_land(&def)?;
+        refuse_land(def)?;
         let fast = def.is(CardType::Instant) || def.rules.flash;
         let sorcery_timing = self.step.is_main() && self.active == caster && self.stack.is_empty();
         if !fast && !sorcery_timing {
@@ -231,9 +231,9 @@ impl Game {
         } else {
             BaseCost::ManaCost
         };
-        base.check_payable(&def)?;
-        let has_x = base.symbols(&def).contains(&ManaSymbol::X);
-        let (granted, increase, reduction) = self.spell_cost_statics(caster, &def);
+        base.check_payable(def)?;
+        let has_x = base.symbols(def).contains(&ManaSymbol::X);
+        let (granted, increase, reduction) = self.spell_cost_statics(caster, def);
         let printed_kickers = def.rules.kicker.len();
         let kicker_count = printed_kickers + granted.len();
         if let Some(k) = &opts.kicks {

@@ -173,6 +173,30 @@ impl EffectProc {
     }
 
     pub(crate) fn step(mut self: Box<Self>, g: &mut Game) -> Step {
+        match self.follow(g) {
+            Some((pending, last)) => self.pend(g, pending, last),
+            None => Step::Done,
+        }
+    }
+
+    /// Steps a new proc its maker would push for the run loop to step next (as
+    /// [`Frame::take_over`]), boxing it only if it has to wait: most instructions run to the
+    /// end, or hand over to one last frame, without ever being put aside.
+    pub(crate) fn take_over(mut self, g: &mut Game) -> Step {
+        if g.outcome.is_some() {
+            return Frame::Effect(Box::new(self)).take_over(g);
+        }
+        match self.follow(g) {
+            Some((Pending::Frame(frame), true)) => frame.take_over(g),
+            Some((pending, last)) => Box::new(self).pend(g, pending, last),
+            None => Step::Done,
+        }
+    }
+
+    /// Follows the instructions until one needs more than it can do alone (a frame, a
+    /// decision): returns that, and whether it came from the list's last instruction; `None`
+    /// once the list is done.
+    fn follow(&mut self, g: &mut Game) -> Option<(Pending, bool)> {
         let src = self.source(g);
         if self.choosing {
             self.choosing = false;
@@ -180,17 +204,15 @@ impl EffectProc {
             let list = src.list(&self.root, &self.path);
             let effect = &list[self.pc as usize - 1];
             if let Some(pending) = self.answered(g, effect, answer) {
-                let last = self.pc as usize == list.len();
-                return self.pend(g, pending, last);
+                return Some((pending, self.pc as usize == list.len()));
             }
         }
         loop {
             let list = src.list(&self.root, &self.path);
-            let Some(effect) = list.get(self.pc as usize) else { return Step::Done };
+            let effect = list.get(self.pc as usize)?;
             self.pc += 1;
             if let Some(pending) = self.apply(g, effect) {
-                let last = self.pc as usize == list.len();
-                return self.pend(g, pending, last);
+                return Some((pending, self.pc as usize == list.len()));
             }
         }
     }

@@ -133,10 +133,12 @@ impl ResolveProc {
                 }
                 None => EffectProc::ability(def, ability, ctx),
             };
-            return Frame::Effect(Box::new(proc)).take_over(g);
+            return proc.take_over(g);
         }
         let def_index = g.objects[slot as usize].def;
-        let def = g.defs[def_index as usize].clone();
+        // Borrowed, not cloned: the definitions are shared by every game (and thread) made
+        // from the same card data, and counting references to them would contend.
+        let def = &g.defs[def_index as usize];
         // CR 608.2b: a spell whose targets are all illegal now doesn't resolve.
         let Some(legal) = g.check_targets(&def.rules.targets, &item.targets, controller, Some(slot)) else {
             g.finish_spell(slot, true);
@@ -144,8 +146,9 @@ impl ResolveProc {
             return Step::Done;
         };
         let is_permanent = [CardType::Artifact, CardType::Creature, CardType::Enchantment, CardType::Planeswalker, CardType::Battle, CardType::Land].into_iter().any(|t| def.is(t));
+        let (plain_entry, mode_count) = (def.rules.as_enters.is_empty(), def.rules.modes.len() as u16);
         if is_permanent {
-            if def.rules.as_enters.is_empty() {
+            if plain_entry {
                 g.enter_from_stack(slot);
                 g.priority_to(g.active);
             } else {
@@ -163,10 +166,10 @@ impl ResolveProc {
         g.frames.push(Frame::Resolve(ResolveProc::finishing(slot)));
         // The spell's own instructions, then each chosen mode's in printed order (CR 700.2).
         let modes = ctx.cast.modes;
-        for m in (0..def.rules.modes.len() as u16).rev().filter(|m| modes & (1 << m) != 0) {
+        for m in (0..mode_count).rev().filter(|m| modes & (1 << m) != 0) {
             g.frames.push(Frame::Effect(Box::new(EffectProc::mode(def_index, m, ctx.clone()))));
         }
-        Frame::Effect(Box::new(EffectProc::spell(def_index, ctx))).take_over(g)
+        EffectProc::spell(def_index, ctx).take_over(g)
     }
 }
 
