@@ -915,6 +915,27 @@ def test_the_costs_variant_also_offers_a_spells_additional_discard():  # CR 701.
     assert names(g, g.library(0))[0] == "Island" and len(g.stack()) == 1
 
 
+#: Grizzly Bears with "{1}, Discard this card: Draw a card." from hand: a "discard this card" cost
+#: that isn't cycling's, paid with generic mana alone and with no choice before paying.
+HAND_DRAWER = {
+    "name": "Grizzly Bears", "mana_cost": "{1}{G}", "type_line": "Creature — Bear", "power": "2", "toughness": "2",
+    "oracle_text": "{1}, Discard this card: Draw a card.",
+    "rules": {"activated": [{"cost": {"mana": "{1}", "discard_self": True}, "effects": [{"draw": {"count": 1}}], "zone": "hand"}]},
+}  # fmt: skip
+
+
+def test_the_costs_variant_offers_a_discard_this_card_cost_with_nothing_else_to_choose():  # CR 701.9c, 601.2h via 602.2b
+    g = with_libraries(new_game(), 5, "Plains")
+    g.add_cards(0, "battlefield", ["Library of Leng", "Island"])
+    (bears,) = add_hand(g, 0, ["Grizzly Bears"])
+    g = redefine(redefine(g, "Library of Leng", LENG_FOR_COSTS), "Grizzly Bears", HAND_DRAWER)
+    assert g.activate(bears, 0) is None
+    d = g.pending
+    assert (d.player, d.purpose, d.options) == (0, "discard_to_library", [bears])
+    g.answer(True)
+    assert names(g, g.library(0))[0] == "Grizzly Bears" and g.graveyard(0) == [] and len(g.stack()) == 1
+
+
 @pytest.mark.parametrize("to_library", [True, False])
 def test_the_costs_variant_also_offers_cyclings_own_discard(to_library):  # CR 701.9c, 702.29a, 601.2h via 602.2b
     g = with_libraries(new_game(), 5, "Plains")

@@ -106,13 +106,29 @@ impl Game {
     /// stack. Illegal activations change nothing (CR 733).
     pub fn activate_with(&mut self, source: ObjId, index: usize, opts: ActivateOptions) -> Result<Progress> {
         self.ensure_idle()?;
-        let frame = self.activate_frame(source, index, opts)?;
-        self.perform(frame)
+        let mut activation = self.activation(source, index, opts)?;
+        // Nothing to ask (no choices, paid automatically): paid here, as its frame's first step
+        // would, without a frame to box and step.
+        let slot = source.slot();
+        if let Some(payment) = activation.payment_without_asking(self, slot) {
+            return self.undoable(|g| {
+                g.output.clear();
+                let id = g.commit_activation(&mut activation, slot, &payment);
+                g.output.push(id);
+                g.run()
+            });
+        }
+        self.perform(Frame::Activate(Box::new(activation)))
     }
 
     /// Checks that the activation may begin (CR 602.2, 602.5) and sets it up; nothing changes
     /// yet.
     pub(crate) fn activate_frame(&self, source: ObjId, index: usize, opts: ActivateOptions) -> Result<Frame> {
+        self.activation(source, index, opts).map(|a| Frame::Activate(Box::new(a)))
+    }
+
+    /// [`Game::activate_frame`], unboxed.
+    fn activation(&self, source: ObjId, index: usize, opts: ActivateOptions) -> Result<ActivateProc> {
         let p = self.priority.ok_or_else(|| illegal("nobody has priority, so no ability can be activated now (CR 117)"))?;
         let slot = self.slot_of(source)?;
         let def = &self.defs[self.objects[slot as usize].def as usize];
@@ -176,7 +192,7 @@ impl Game {
             discard_self: DiscardCost::default(),
             history_len: self.history.len(),
         };
-        Ok(Frame::Activate(Box::new(frame)))
+        Ok(frame)
     }
 
     /// Whether `p` could activate ability `index` of the object in `slot` now and pay for it
@@ -501,13 +517,38 @@ impl ActivateProc {
         }
     }
 
+    /// The payment, when the activation, just begun, needs no answer from anyone: it has no
+    /// choices before paying ([`ActivateProc::step`] goes straight to [`ActivateProc::pay`]),
+    /// no "discard this card" that could go to the library, and an automatic payment.
+    fn payment_without_asking(&self, g: &Game, slot: u32) -> Option<crate::payment::Payment> {
+        if g.def_of_slot(slot).rules.activated[self.index as usize].has_choices_before_paying() || self.asks_where_discarded_self(g, slot) {
+            return None;
+        }
+        self.automatic_generic_payment(g, slot)
+    }
+
+    /// Whether a "discard this card" cost still needs the choice of going on top of the
+    /// library instead (a Library of Leng that applies to costs).
+    fn asks_where_discarded_self(&self, g: &Game, slot: u32) -> bool {
+        g.def_of_slot(slot).rules.activated[self.index as usize].cost.discard_self && !self.discard_self.decided() && g.discard_goes_to_library(self.player, true)
+    }
+
+    /// Paid automatically, generic mana only and nothing in the pool: the payment `solve`
+    /// would find, without working out the cost's symbols and listing the sources first.
+    fn automatic_generic_payment(&self, g: &Game, slot: u32) -> Option<crate::payment::Payment> {
+        if self.asked || !g.seats[self.player as usize].auto_pay || !g.players[self.player as usize].pool.is_empty() {
+            return None;
+        }
+        let generic = g.generic_only(&g.def_of_slot(slot).rules.activated[self.index as usize], self.x)?;
+        crate::payment::solve_generic(generic, self.payment_sources(g)).flatten()
+    }
+
     /// CR 601.2h via 602.2b: pays every cost at once, in any order.
     fn pay(mut self: Box<Self>, g: &mut Game, slot: u32) -> Step {
         // A "discard this card" cost that a replacement may send to the top of the library
         // (a Library of Leng that applies to costs): that choice first, as for a "discard a
         // card" cost, before anything is paid.
-        let discard_self = g.def_of_slot(slot).rules.activated[self.index as usize].cost.discard_self;
-        if discard_self && !self.discard_self.decided() && g.discard_goes_to_library(self.player, true) {
+        if self.asks_where_discarded_self(g, slot) {
             let name = g.def_of_slot(slot).name.clone();
             match self.discard_self.step(g, self.player, &crate::filter::CardFilter::any(), u32::MAX, Some(self.source), &name) {
                 Ok(None) => {}
@@ -518,15 +559,10 @@ impl ActivateProc {
                 Err(e) => return Step::Fail(e),
             }
         }
-        // Paid automatically, generic mana only and nothing in the pool: the payment `solve`
-        // would find, without working out the cost's symbols and listing the sources first.
-        if !self.asked && g.seats[self.player as usize].auto_pay && g.players[self.player as usize].pool.is_empty() {
-            let generic = g.generic_only(&g.def_of_slot(slot).rules.activated[self.index as usize], self.x);
-            if let Some(Some(payment)) = generic.and_then(|n| crate::payment::solve_generic(n, self.payment_sources(g))) {
-                let id = g.commit_activation(&mut self, slot, &payment);
-                g.output.push(id);
-                return Step::Done;
-            }
+        if let Some(payment) = self.automatic_generic_payment(g, slot) {
+            let id = g.commit_activation(&mut self, slot, &payment);
+            g.output.push(id);
+            return Step::Done;
         }
         let to_pay = g.ability_mana(self.player, &g.def_of_slot(slot).rules.activated[self.index as usize], self.x);
         let mut sources = std::mem::take(&mut g.source_buf);
