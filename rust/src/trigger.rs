@@ -170,6 +170,8 @@ impl Game {
         }
     }
 
+    // Kept out of line, so that `fire`, on every event, is only its test.
+    #[inline(never)]
     fn fire_on_battlefield(&mut self, ev: TriggerEvent) {
         let about = match ev {
             TriggerEvent::Cycled { card, .. } | TriggerEvent::Discarded { card, .. } => Some(card),
@@ -274,9 +276,14 @@ impl Game {
     /// "when this dies"), read by index rather than by a clone of the definition.
     #[inline]
     fn queue_own_triggers(&mut self, card_slot: u32, when: &Trigger, controller: u8) {
-        if self.objects[card_slot as usize].flags & crate::object::Object::HAS_TRIGGERS == 0 {
-            return;
+        if self.objects[card_slot as usize].flags & crate::object::Object::HAS_TRIGGERS != 0 {
+            self.queue_matching_own_triggers(card_slot, when, controller);
         }
+    }
+
+    // Out of line, as for `fire_on_battlefield`.
+    #[inline(never)]
+    fn queue_matching_own_triggers(&mut self, card_slot: u32, when: &Trigger, controller: u8) {
         let def = self.objects[card_slot as usize].def as usize;
         for i in 0..self.defs[def].rules.triggers.len() {
             if self.defs[def].rules.triggers[i].when == *when {
