@@ -106,29 +106,32 @@ impl Game {
     /// stack. Illegal activations change nothing (CR 733).
     pub fn activate_with(&mut self, source: ObjId, index: usize, opts: ActivateOptions) -> Result<Progress> {
         self.ensure_idle()?;
-        let mut activation = self.activation(source, index, opts)?;
+        let (p, slot, has_choices) = self.check_activation_start(source, index, &opts)?;
         // Nothing to ask (no choices, paid automatically): paid here, as its frame's first step
-        // would, without a frame to box and step.
-        let slot = source.slot();
-        if let Some(payment) = activation.payment_without_asking(self, slot) {
-            return self.undoable(|g| {
-                g.output.clear();
-                let id = g.commit_activation(&mut activation, slot, &payment);
-                g.output.push(id);
-                g.run()
-            });
+        // would, without a frame to build, box and step.
+        if !has_choices {
+            if let Some(payment) = self.payment_without_choices(p, slot, index) {
+                return self.undoable(|g| {
+                    g.output.clear();
+                    let id = g.commit_activation(p, slot, index as u16, Chosen::default(), &payment);
+                    g.output.push(id);
+                    g.run()
+                });
+            }
         }
-        self.perform(Frame::Activate(Box::new(activation)))
+        self.perform(Frame::Activate(Box::new(ActivateProc::new(p, source, index, opts, self.history.len()))))
     }
 
     /// Checks that the activation may begin (CR 602.2, 602.5) and sets it up; nothing changes
     /// yet.
     pub(crate) fn activate_frame(&self, source: ObjId, index: usize, opts: ActivateOptions) -> Result<Frame> {
-        self.activation(source, index, opts).map(|a| Frame::Activate(Box::new(a)))
+        let (p, _, _) = self.check_activation_start(source, index, &opts)?;
+        Ok(Frame::Activate(Box::new(ActivateProc::new(p, source, index, opts, self.history.len()))))
     }
 
-    /// [`Game::activate_frame`], unboxed.
-    fn activation(&self, source: ObjId, index: usize, opts: ActivateOptions) -> Result<ActivateProc> {
+    /// [`Game::activate_frame`]'s checks: the activating player, the source's slot, and
+    /// whether the ability has choices to make before paying.
+    fn check_activation_start(&self, source: ObjId, index: usize, opts: &ActivateOptions) -> Result<(u8, u32, bool)> {
         let p = self.priority.ok_or_else(|| illegal("nobody has priority, so no ability can be activated now (CR 117)"))?;
         let slot = self.slot_of(source)?;
         let def = &self.defs[self.objects[slot as usize].def as usize];
@@ -157,7 +160,8 @@ impl Game {
         }
         // With choices to make before paying, check the mana now, so that no decision is asked
         // for an activation that can't be paid; otherwise paying checks it.
-        if ability.has_choices_before_paying() && !self.ability_mana_payable(p, slot, ability) {
+        let has_choices = ability.has_choices_before_paying();
+        if has_choices && !self.ability_mana_payable(p, slot, ability) {
             let to_pay = self.ability_mana(p, ability, 0);
             return Err(crate::cost::cannot_pay(&to_pay.symbols, "not enough untapped mana sources and mana in the pool"));
         }
@@ -178,21 +182,7 @@ impl Game {
             }
             crate::game::check_count(x as i64, "X")?;
         }
-        let frame = ActivateProc {
-            player: p,
-            source,
-            index: index as u16,
-            opts,
-            stage: Stage::X,
-            asked: false,
-            x: 0,
-            targets: Vec::new(),
-            sacrifice: None,
-            discard: DiscardCost::default(),
-            discard_self: DiscardCost::default(),
-            history_len: self.history.len(),
-        };
-        Ok(frame)
+        Ok((p, slot, has_choices))
     }
 
     /// Whether `p` could activate ability `index` of the object in `slot` now and pay for it
@@ -369,26 +359,100 @@ impl Game {
     }
 }
 
+/// What was chosen for an activation by the time its costs are paid (CR 602.2b).
+#[derive(Default)]
+struct Chosen {
+    x: u32,
+    targets: Vec<Vec<TargetRef>>,
+    sacrifice: Option<ObjId>,
+    /// The card to discard for a "discard a ..." cost, and whether it goes on top of the
+    /// library instead of into the graveyard.
+    discard: Option<ObjId>,
+    discard_hidden: bool,
+    /// A "discard this card" cost's card goes on top of the library instead.
+    discard_self_hidden: bool,
+}
+
+impl Game {
+    /// The payment for ability `index` of the object in `slot`, begun by `p`, when it has no
+    /// choices before paying (its frame's first step would go straight to paying) and needs
+    /// no answer from anyone as it is paid: no "discard this card" that could go to the
+    /// library, and an automatic payment.
+    fn payment_without_choices(&self, p: u8, slot: u32, index: usize) -> Option<crate::payment::Payment> {
+        if self.discard_self_may_go_to_library(p, slot, index as u16) {
+            return None;
+        }
+        self.automatic_generic_payment(p, slot, index as u16, 0, None)
+    }
+
+    /// Whether ability `index` of the object in `slot` has a "discard this card" cost that
+    /// `p` may send to the top of the library instead (a Library of Leng that applies to
+    /// costs): a choice to ask first, as for a "discard a card" cost, before anything is paid.
+    fn discard_self_may_go_to_library(&self, p: u8, slot: u32, index: u16) -> bool {
+        self.def_of_slot(slot).rules.activated[index as usize].cost.discard_self && self.discard_goes_to_library(p, true)
+    }
+
+    /// Paid automatically, generic mana only and nothing in the pool: the payment `solve`
+    /// would find, without working out the cost's symbols and listing the sources first.
+    fn automatic_generic_payment(&self, p: u8, slot: u32, index: u16, x: u32, sacrifice: Option<ObjId>) -> Option<crate::payment::Payment> {
+        if !self.seats[p as usize].auto_pay || !self.players[p as usize].pool.is_empty() {
+            return None;
+        }
+        let generic = self.generic_only(&self.def_of_slot(slot).rules.activated[index as usize], x)?;
+        crate::payment::solve_generic(generic, self.payment_sources(p, slot, index, sacrifice)).flatten()
+    }
+
+    /// The mana sources that may pay for ability `index` of the object in `slot`: `p`'s
+    /// untapped ones, except the source itself if the cost taps or untaps it and the
+    /// permanent being sacrificed (neither can also tap for mana toward the same cost).
+    fn payment_sources(&self, p: u8, slot: u32, index: u16, sacrifice: Option<ObjId>) -> impl Iterator<Item = crate::payment::ManaSource> + '_ {
+        let cost = &self.def_of_slot(slot).rules.activated[index as usize].cost;
+        let source = (cost.tap || cost.untap).then(|| self.id_of(slot).0);
+        let sacrifice = sacrifice.map(|s| s.0);
+        self.mana_sources_iter(p).filter(move |s| Some(s.id) != source && Some(s.id) != sacrifice)
+    }
+}
+
 impl ActivateProc {
     /// The player activating the ability.
     pub(crate) fn player(&self) -> u8 {
         self.player
     }
 
-    /// The mana sources that may pay: the player's untapped ones, except the source itself if
-    /// the cost taps or untaps it and the permanent being sacrificed (neither can also tap
-    /// for mana toward the same cost).
-    fn fill_payment_sources(&self, g: &Game, sources: &mut Vec<crate::payment::ManaSource>) {
-        sources.clear();
-        sources.extend(self.payment_sources(g));
+    /// An activation of ability `index` of `source` by `p`, nothing chosen yet.
+    fn new(p: u8, source: ObjId, index: usize, opts: ActivateOptions, history_len: usize) -> ActivateProc {
+        ActivateProc {
+            player: p,
+            source,
+            index: index as u16,
+            opts,
+            stage: Stage::X,
+            asked: false,
+            x: 0,
+            targets: Vec::new(),
+            sacrifice: None,
+            discard: DiscardCost::default(),
+            discard_self: DiscardCost::default(),
+            history_len,
+        }
     }
 
-    /// [`ActivateProc::fill_payment_sources`] one by one.
-    fn payment_sources<'g>(&self, g: &'g Game) -> impl Iterator<Item = crate::payment::ManaSource> + 'g {
-        let cost = &g.def_of_slot(self.source.slot()).rules.activated[self.index as usize].cost;
-        let source = (cost.tap || cost.untap).then_some(self.source.0);
-        let sacrifice = self.sacrifice.map(|s| s.0);
-        g.mana_sources_iter(self.player).filter(move |s| Some(s.id) != source && Some(s.id) != sacrifice)
+    /// What has been chosen, for the payment (the targets move out).
+    fn chosen(&mut self) -> Chosen {
+        Chosen {
+            x: self.x,
+            targets: std::mem::take(&mut self.targets),
+            sacrifice: self.sacrifice,
+            discard: self.discard.card,
+            discard_hidden: self.discard.hidden,
+            discard_self_hidden: self.discard_self.hidden,
+        }
+    }
+
+    /// The mana sources that may pay (see [`Game::payment_sources`]).
+    fn fill_payment_sources(&self, g: &Game, sources: &mut Vec<crate::payment::ManaSource>) {
+        sources.clear();
+        sources.extend(g.payment_sources(self.player, self.source.slot(), self.index, self.sacrifice));
     }
 
     /// Checks a "pay_mana" answer before it is accepted: the chosen sources must pay the cost.
@@ -517,38 +581,12 @@ impl ActivateProc {
         }
     }
 
-    /// The payment, when the activation, just begun, needs no answer from anyone: it has no
-    /// choices before paying ([`ActivateProc::step`] goes straight to [`ActivateProc::pay`]),
-    /// no "discard this card" that could go to the library, and an automatic payment.
-    fn payment_without_asking(&self, g: &Game, slot: u32) -> Option<crate::payment::Payment> {
-        if g.def_of_slot(slot).rules.activated[self.index as usize].has_choices_before_paying() || self.asks_where_discarded_self(g, slot) {
-            return None;
-        }
-        self.automatic_generic_payment(g, slot)
-    }
-
-    /// Whether a "discard this card" cost still needs the choice of going on top of the
-    /// library instead (a Library of Leng that applies to costs).
-    fn asks_where_discarded_self(&self, g: &Game, slot: u32) -> bool {
-        g.def_of_slot(slot).rules.activated[self.index as usize].cost.discard_self && !self.discard_self.decided() && g.discard_goes_to_library(self.player, true)
-    }
-
-    /// Paid automatically, generic mana only and nothing in the pool: the payment `solve`
-    /// would find, without working out the cost's symbols and listing the sources first.
-    fn automatic_generic_payment(&self, g: &Game, slot: u32) -> Option<crate::payment::Payment> {
-        if self.asked || !g.seats[self.player as usize].auto_pay || !g.players[self.player as usize].pool.is_empty() {
-            return None;
-        }
-        let generic = g.generic_only(&g.def_of_slot(slot).rules.activated[self.index as usize], self.x)?;
-        crate::payment::solve_generic(generic, self.payment_sources(g)).flatten()
-    }
-
     /// CR 601.2h via 602.2b: pays every cost at once, in any order.
     fn pay(mut self: Box<Self>, g: &mut Game, slot: u32) -> Step {
         // A "discard this card" cost that a replacement may send to the top of the library
         // (a Library of Leng that applies to costs): that choice first, as for a "discard a
         // card" cost, before anything is paid.
-        if self.asks_where_discarded_self(g, slot) {
+        if !self.discard_self.decided() && g.discard_self_may_go_to_library(self.player, slot, self.index) {
             let name = g.def_of_slot(slot).name.clone();
             match self.discard_self.step(g, self.player, &crate::filter::CardFilter::any(), u32::MAX, Some(self.source), &name) {
                 Ok(None) => {}
@@ -559,8 +597,9 @@ impl ActivateProc {
                 Err(e) => return Step::Fail(e),
             }
         }
-        if let Some(payment) = self.automatic_generic_payment(g, slot) {
-            let id = g.commit_activation(&mut self, slot, &payment);
+        let automatic = if self.asked { None } else { g.automatic_generic_payment(self.player, slot, self.index, self.x, self.sacrifice) };
+        if let Some(payment) = automatic {
+            let id = g.commit_activation(self.player, slot, self.index, self.chosen(), &payment);
             g.output.push(id);
             return Step::Done;
         }
@@ -589,7 +628,7 @@ impl ActivateProc {
         match payment {
             // By reference: a payment is large to move.
             Ok(ref payment) => {
-                let id = g.commit_activation(&mut self, slot, payment);
+                let id = g.commit_activation(self.player, slot, self.index, self.chosen(), payment);
                 g.output.push(id);
                 Step::Done
             }
@@ -601,23 +640,22 @@ impl ActivateProc {
 impl Game {
     /// Puts the ability on the stack (its targets move there) and pays its costs (CR 602.2a, h), then what that
     /// triggers waits for priority (CR 601.2i via 602.2b).
-    fn commit_activation(&mut self, a: &mut ActivateProc, slot: u32, payment: &crate::payment::Payment) -> ObjId {
-        let p = a.player;
+    fn commit_activation(&mut self, p: u8, slot: u32, index: u16, a: Chosen, payment: &crate::payment::Payment) -> ObjId {
+        let source = self.id_of(slot);
         // The cost's parts, read before anything changes (no clone of the definition).
-        let ability = &self.def_of_slot(slot).rules.activated[a.index as usize];
+        let ability = &self.def_of_slot(slot).rules.activated[index as usize];
         let cycling = ability.cycling;
         let cost = &ability.cost;
         let (pay_life, tap, untap, loyalty, discard_self, sacrifice_self) = (cost.pay_life, cost.tap, cost.untap, cost.loyalty, cost.discard_self, cost.sacrifice_self);
         let remove_counters = cost.remove_counters.clone();
         let from_hidden = !self.objects[slot as usize].zone.kind.is_public();
-        let ability_id = self.put_ability_object(p, self.objects[slot as usize].def, slot, a.source, AbilityRef::Activated(a.index));
+        let ability_id = self.put_ability_object(p, self.objects[slot as usize].def, slot, source, AbilityRef::Activated(index));
         self.objects[ability_id.slot() as usize].cast.x = a.x;
-        self.stack_items.last_mut().expect("just pushed").targets = std::mem::take(&mut a.targets);
+        self.stack_items.last_mut().expect("just pushed").targets = a.targets;
         if from_hidden {
             // An ability activated from a hidden zone reveals its card.
-            let card = a.source;
-            self.reveal_to_all(&[card]);
-            self.log.push_with(|| Event::Revealed { player: p, cards: vec![card] });
+            self.reveal_to_all(&[source]);
+            self.log.push_with(|| Event::Revealed { player: p, cards: vec![source] });
         }
         self.execute_payment(p, payment);
         if pay_life > 0 {
@@ -630,7 +668,7 @@ impl Game {
             self.untap(slot);
         }
         if let Some(l) = loyalty {
-            self.loyalty_activated.push(a.source);
+            self.loyalty_activated.push(source);
             let _ = if l >= 0 { self.put_counters(slot, "loyalty", l as u32) } else { self.remove_counters_from(slot, "loyalty", l.unsigned_abs()) };
         }
         if let Some((kind, n)) = &remove_counters {
@@ -641,11 +679,11 @@ impl Game {
             self.stack_items.last_mut().expect("just pushed").sacrificed_power = power;
             self.sacrifice(s.slot());
         }
-        if let Some(d) = a.discard.card {
-            self.discard_one(p, d.slot(), Some(p), false, a.discard.hidden, false);
+        if let Some(d) = a.discard {
+            self.discard_one(p, d.slot(), Some(p), false, a.discard_hidden, false);
         }
         if discard_self {
-            self.discard_one(p, slot, Some(p), false, a.discard_self.hidden, cycling);
+            self.discard_one(p, slot, Some(p), false, a.discard_self_hidden, cycling);
             if cycling && a.x > 0 {
                 // "When you cycle this card" reads the X paid to cycle it (CR 107.3e: Shark
                 // Typhoon); the card itself was never cast, so its own X is 0.
@@ -660,7 +698,6 @@ impl Game {
             self.sacrifice(slot);
         }
         // CR 601.2i via 602.2b: activated once every cost is paid.
-        let source = a.source;
         self.log.push_with(|| Event::AbilityActivated { player: p, source, ability: ability_id, cycling });
         self.priority_to(p);
         ability_id
