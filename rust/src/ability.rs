@@ -111,11 +111,9 @@ impl Game {
         // would, without a frame to build, box and step.
         if !has_choices {
             if let Some(payment) = self.payment_without_choices(p, slot, index) {
-                return self.undoable(|g| {
-                    g.output.clear();
+                return self.perform_from(|g| {
                     let id = g.commit_activation(p, slot, index as u16, Chosen::default(), &payment);
                     g.output.push(id);
-                    g.run()
                 });
             }
         }

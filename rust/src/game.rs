@@ -1120,11 +1120,17 @@ impl Game {
         // back off (a snapshot holds it too).
         let depth = self.frames.len();
         self.frames.push(frame);
+        self.perform_from(|_| {}).inspect_err(|_| self.frames.truncate(depth))
+    }
+
+    /// Runs an action as [`Game::perform`] runs its frame, its first part (`start`, which
+    /// can't fail) done outside frames: what it puts out is the action's output.
+    pub(crate) fn perform_from(&mut self, start: impl FnOnce(&mut Game)) -> Result<Progress> {
         self.undoable(|g| {
             g.output.clear();
+            start(g);
             g.run()
         })
-        .inspect_err(|_| self.frames.truncate(depth))
     }
 
     /// Runs an action, undoing all of it if it fails (CR 733). Errors part-way come only from
