@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::ability::AbilityRef;
 use crate::actions::discard::DiscardMode;
-use crate::actions::search::SearchSpec;
+use crate::actions::search::{SearchHow, SearchSpec};
 use crate::card::CardType;
 use crate::continuous::UntilEndOfTurn;
 use crate::decision::{Answer, Choice, Decision, Purpose};
@@ -406,6 +406,15 @@ impl EffectProc {
                 // "Each player may search": they look at the same time, decide in APNAP
                 // order, then the found cards move together (CR 701.23i).
                 let players = self.players(g, who);
+                // One player, who must search and takes the first cards found: what the search
+                // frame would do at once, done here with this instruction's own filter (sharing
+                // it for a frame costs an atomic count up and down).
+                if let [p] = players[..] {
+                    if !*optional && g.takes_first_options(p) && g.players[p as usize].lost.is_none() {
+                        g.search_taking_first(p, p, SearchHow { filter, max: *count, to: *to, reveal: *reveal, shuffle: *shuffle });
+                        return None;
+                    }
+                }
                 let spec = SearchSpec { filter: filter.shared(), max: *count, to: *to, reveal: *reveal, shuffle: *shuffle, optional: *optional };
                 g.search_each_frame(&players, spec).map(Pending::Frame)
             }

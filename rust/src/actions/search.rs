@@ -48,6 +48,24 @@ pub struct SearchSpec {
     pub optional: bool,
 }
 
+impl SearchSpec {
+    fn how(&self) -> SearchHow<'_> {
+        SearchHow { filter: &self.filter, max: self.max, to: self.to, reveal: self.reveal, shuffle: self.shuffle }
+    }
+}
+
+/// A search instruction as it is followed once the searcher looks: borrowed from a
+/// [`SearchSpec`], or straight from a card's instruction when the search is done at once
+/// (see [`Game::search_taking_first`]), its filter not copied.
+#[derive(Clone, Copy)]
+pub(crate) struct SearchHow<'a> {
+    pub(crate) filter: &'a CardFilter,
+    pub(crate) max: u32,
+    pub(crate) to: Destination,
+    pub(crate) reveal: bool,
+    pub(crate) shuffle: bool,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 enum Stage {
     Start,
@@ -107,6 +125,15 @@ impl Game {
         let together = (!rest.is_empty()).then(|| Box::new(Together { next: rest.to_vec(), decided: Vec::new() }));
         Some(Frame::Search(SearchProc { searcher: first, library: first, spec, stage: Stage::Start, together }))
     }
+
+    /// A search of `searcher`'s own library, alone and not optional, by a searcher who takes
+    /// the first cards found (see `takes_first_options`): what its frame would do, without
+    /// the frame — the first `max` matching cards from the top are found, logged and moved,
+    /// and the library shuffled.
+    pub(crate) fn search_taking_first(&mut self, searcher: u8, library: u8, how: SearchHow<'_>) {
+        let found = how.matching(self, library, true);
+        how.finish(self, searcher, library, &found);
+    }
 }
 
 impl SearchProc {
@@ -146,7 +173,7 @@ impl SearchProc {
     fn decided(mut self, g: &mut Game, found: Option<Vec<ObjId>>) -> Step {
         let Some(together) = self.together.as_mut() else {
             if let Some(found) = found {
-                self.finish(g, &found);
+                self.spec.how().finish(g, self.searcher, self.library, &found);
             }
             return Step::Done;
         };
@@ -159,14 +186,14 @@ impl SearchProc {
         // A player who left the game since deciding takes nothing with them (CR 800.4a).
         let decided: Vec<(u8, Vec<ObjId>)> =
             std::mem::take(&mut together.decided).into_iter().filter_map(|(p, found)| found.filter(|_| g.players[p as usize].lost.is_none()).map(|f| (p, f))).collect();
+        let how = self.spec.how();
         for (p, found) in &decided {
-            self.log_found(g, *p, *p, found);
+            how.log_found(g, *p, *p, found);
         }
         for (p, found) in &decided {
-            (self.searcher, self.library) = (*p, *p);
-            self.put(g, found);
+            how.put(g, *p, *p, found);
         }
-        if self.spec.shuffle && self.spec.to != Destination::LibraryTop {
+        if how.shuffle && how.to != Destination::LibraryTop {
             for (p, _) in &decided {
                 g.shuffle_library(*p);
             }
@@ -175,61 +202,70 @@ impl SearchProc {
     }
 
     fn ask_which(mut self, g: &mut Game) -> Step {
-        let lib = &g.players[self.library as usize].library;
+        // A searcher who takes the first options (see `takes_first_options`) finds the first
+        // `max` matching cards from the top: no decision to build.
+        let first_only = g.takes_first_options(self.searcher);
+        if first_only && self.together.is_none() {
+            g.search_taking_first(self.searcher, self.library, self.spec.how()); // alone: no list of decisions to keep
+            return Step::Done;
+        }
+        let options = self.spec.how().matching(g, self.library, first_only);
+        if first_only {
+            return self.decided(g, Some(options.into_vec()));
+        }
+        let max = self.spec.max.min(options.len() as u32);
+        let min = if self.spec.filter.is_any() { max } else { 0 };
+        self.stage = Stage::AskedWhichCards;
+        let d = Decision { player: self.searcher, purpose: Purpose::Search, choice: Choice::Cards { options: options.into_vec(), min, max } };
+        Step::Ask(Frame::Search(self), d)
+    }
+}
+
+impl SearchHow<'_> {
+    /// The cards of `library` that match, from the top; with `first_only`, only the first
+    /// `max` of them.
+    fn matching(self, g: &Game, library: u8, first_only: bool) -> smallvec::SmallVec<[ObjId; 8]> {
+        let lib = &g.players[library as usize].library;
         // A library holds few distinct cards: match each definition once.
         let mut memo = [0u8; 64];
-        let mut options: smallvec::SmallVec<[ObjId; 8]> = smallvec::SmallVec::new();
-        // A searcher who takes the first options (see `takes_first_options`) finds the first
-        // `max` matching cards from the top; stop looking there.
-        let first_only = g.takes_first_options(self.searcher);
+        let mut options = smallvec::SmallVec::new();
         for &s in lib.iter().rev() {
-            if first_only && options.len() as u32 >= self.spec.max {
+            if first_only && options.len() as u32 >= self.max {
                 break;
             }
             let def = g.objects[s as usize].def as usize;
             let hit = match memo.get_mut(def) {
                 Some(m) => {
                     if *m == 0 {
-                        *m = 1 + self.spec.filter.matches(&g.defs[def]) as u8;
+                        *m = 1 + self.filter.matches(&g.defs[def]) as u8;
                     }
                     *m == 2
                 }
-                None => self.spec.filter.matches(&g.defs[def]),
+                None => self.filter.matches(&g.defs[def]),
             };
             if hit {
                 options.push(g.id_of(s));
             }
         }
-        let max = self.spec.max.min(options.len() as u32);
-        let min = if self.spec.filter.is_any() { max } else { 0 };
-        if first_only {
-            if self.together.is_none() {
-                self.finish(g, &options); // alone: no list of decisions to keep
-                return Step::Done;
-            }
-            return self.decided(g, Some(options.into_vec()));
-        }
-        self.stage = Stage::AskedWhichCards;
-        let d = Decision { player: self.searcher, purpose: Purpose::Search, choice: Choice::Cards { options: options.into_vec(), min, max } };
-        Step::Ask(Frame::Search(self), d)
+        options
     }
 
     /// A search alone: the found cards are logged, move, and the library is shuffled.
-    fn finish(&self, g: &mut Game, found: &[ObjId]) {
-        self.log_found(g, self.searcher, self.library, found);
-        self.put(g, found);
-        if self.spec.shuffle && self.spec.to != Destination::LibraryTop {
-            g.shuffle_library(self.library);
+    fn finish(self, g: &mut Game, searcher: u8, library: u8, found: &[ObjId]) {
+        self.log_found(g, searcher, library, found);
+        self.put(g, searcher, library, found);
+        if self.shuffle && self.to != Destination::LibraryTop {
+            g.shuffle_library(library);
         }
     }
 
     /// The search is logged; the searcher, or everyone if they are revealed, knows the cards.
-    fn log_found(&self, g: &mut Game, searcher: u8, owner: u8, found: &[ObjId]) {
+    fn log_found(self, g: &mut Game, searcher: u8, owner: u8, found: &[ObjId]) {
         g.log.push_with(|| Event::Searched { player: searcher, library: owner, found: found.to_vec() });
-        if !self.spec.reveal {
+        if !self.reveal {
             g.learn(searcher, found); // only the searcher sees what they took
         }
-        if self.spec.reveal && !found.is_empty() {
+        if self.reveal && !found.is_empty() {
             g.reveal_to_all(found);
             g.log.push_with(|| Event::Revealed { player: searcher, cards: found.to_vec() });
         }
@@ -237,22 +273,21 @@ impl SearchProc {
 
     /// The found cards go where the instruction says (on top of the library, after its
     /// shuffle, for `LibraryTop`).
-    fn put(&self, g: &mut Game, found: &[ObjId]) {
-        let (searcher, owner) = (self.searcher, self.library);
-        let to = match self.spec.to {
+    fn put(self, g: &mut Game, searcher: u8, owner: u8, found: &[ObjId]) {
+        let to = match self.to {
             Destination::LibraryTop => {
                 // CR 701.24b: shuffle everything else, then the found cards go on top, the
                 // first found on the very top. They stay in the library: same objects.
                 let slots: Vec<u32> = found.iter().map(|c| c.slot()).collect();
                 g.players[owner as usize].library.retain(|s| !slots.contains(s));
-                if self.spec.shuffle {
+                if self.shuffle {
                     // Who knows the found cards is settled anew below; out of the library
                     // while it is shuffled, they are known to nobody, as the rest will be.
                     g.forget_slots(&slots);
                     g.shuffle_library(owner);
                 }
                 g.players[owner as usize].library.extend(slots.iter().rev());
-                if !self.spec.reveal {
+                if !self.reveal {
                     g.learn(searcher, found); // the searcher knows what they put on top
                 } else {
                     g.reveal_to_all(found);
@@ -273,7 +308,7 @@ impl SearchProc {
             if g.objects[slot as usize].zone.kind == ZoneKind::Graveyard {
                 to_graveyard.push(card); // not if a replacement exiled it instead (CR 614.1a)
             }
-            if let Destination::Battlefield { tapped } = self.spec.to {
+            if let Destination::Battlefield { tapped } = self.to {
                 // Under the searcher's control, even from another player's library (CR 110.2a).
                 let o = &mut g.objects[slot as usize];
                 o.controller = searcher;
