@@ -364,7 +364,8 @@ impl Game {
         let n = self.players.len() as u8;
         let mut q = p;
         loop {
-            q = (q + 1) % n;
+            // Wrapped by a compare, not `% n`: a division on every pass costs more.
+            q = if q + 1 == n { 0 } else { q + 1 };
             if self.players[q as usize].lost.is_none() || q == p {
                 return q;
             }
