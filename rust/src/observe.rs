@@ -314,4 +314,20 @@ mod tests {
         assert!(g.players[0].library.iter().all(|&s| g.known_bits(s) == 0));
         assert_eq!(g.library_knowledge_uncounted(), None);
     }
+
+    // A known card milled leaves the count, and nobody's knowledge of it is kept.
+    #[test]
+    fn a_known_card_milled_is_no_longer_counted() {
+        let db = CardDb::builtin();
+        let mut g = Game::new(2, 1).unwrap();
+        g.add_cards(0, ZoneKind::Library, &["Island"; 5], Position::Top, db).unwrap();
+        let top = *g.players[0].library.last().unwrap();
+        g.learn(0, &[g.id_of(top)]); // a scry of one
+        assert_eq!(g.known_in_library[0], 1);
+        let milled = g.mill_cards(0, 2);
+        assert_eq!(milled.len(), 2);
+        assert_eq!(g.known_in_library[0], 0);
+        assert_eq!(g.known_bits(top), 0);
+        assert_eq!(g.library_knowledge_uncounted(), None);
+    }
 }

@@ -156,6 +156,13 @@ impl Game {
         }
         st.library.truncate(start);
         st.stats.milled += k as u32;
+        if self.known_in_library[p as usize] > 0 {
+            // Public now: what anyone knew of them in the library is dropped, and the
+            // library's count of known cards follows.
+            for m in &milled {
+                self.learn_on_move(m.slot(), ZoneKind::Library, ZoneKind::Graveyard);
+            }
+        }
         if !self.object_counters.is_empty() {
             // CR 122.2
             self.object_counters.retain(|(s, _)| !milled.iter().any(|m| m.slot() == *s));
