@@ -297,3 +297,24 @@ def test_a_search_that_puts_a_card_into_the_graveyard_triggers_library_to_gravey
     g.resolve_top()
     assert names(g, g.graveyard(0)) == ([] if exiled_instead else ["Test Entomb", "Grizzly Bears"])  # top first
     assert names(g, g.stack()) == ([] if exiled_instead else ["Sidisi, Brood Tyrant"])
+
+
+@pytest.mark.parametrize("recording", [True, False])
+def test_the_instruction_after_a_search_still_runs(recording):  # CR 608.2c
+    # With the log off, a first-option searcher's search is done without a frame (the fast path
+    # of bulk runs); the instruction after it still follows.
+    db = mtgsim.CardDB()
+    db.add([{"name": "Test Tutor", "mana_cost": "{U}", "type_line": "Instant",
+             "rules": {"spell": [{"search": {"who": "you", "filter": "Island", "count": 1, "to": "hand"}}, {"draw": {"count": 1}}]}}])
+    g = mtgsim.Game(2, 0, db=db)
+    for p in (0, 1):
+        g.set_policy(p, "first")
+    g.add_cards(0, "library", ["Swamp"] * 3 + ["Island"] + ["Swamp"] * 2)
+    g.add_cards(1, "library", ["Swamp"] * 5)
+    g.add_cards(0, "battlefield", ["Island"])
+    (tutor,) = g.add_cards(0, "hand", ["Test Tutor"])
+    g.recording = recording
+    g.cast(tutor)
+    g.resolve_top()
+    assert sorted(names(g, g.hand(0))) == ["Island", "Swamp"]  # the Island found, then a card drawn
+    assert len(g.library(0)) == 4 and names(g, g.graveyard(0)) == ["Test Tutor"]

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::ability::AbilityRef;
 use crate::actions::discard::DiscardMode;
-use crate::actions::search::{SearchHow, SearchSpec};
+use crate::actions::search::{Found, FoundCards, SearchHow, SearchSpec};
 use crate::card::CardType;
 use crate::continuous::UntilEndOfTurn;
 use crate::decision::{Answer, Choice, Decision, Purpose};
@@ -197,6 +197,18 @@ impl EffectProc {
     /// decision): returns that, and whether it came from the list's last instruction; `None`
     /// once the list is done.
     fn follow(&mut self, g: &mut Game) -> Option<(Pending, bool)> {
+        // A first instruction that is a search done at once (a typecycle's whole resolution)
+        // is worked out from the game as it is, then carried out: it needs no shared handle on
+        // the card's instructions, whose count up and down is an atomic write (~13 ns).
+        if !self.choosing {
+            if let Some((p, found, then, last)) = self.next_search_now(g) {
+                self.pc += 1;
+                then.finish(g, p, p, &found);
+                if last {
+                    return None;
+                }
+            }
+        }
         let src = self.source(g);
         if self.choosing {
             self.choosing = false;
@@ -215,6 +227,30 @@ impl EffectProc {
                 return Some((pending, self.pc as usize == list.len()));
             }
         }
+    }
+
+    /// [`EffectProc::search_now`] for the instruction at `pc` of a card's own list, and whether
+    /// it is the list's last.
+    fn next_search_now(&self, g: &Game) -> Option<(u8, Found, FoundCards, bool)> {
+        if matches!(self.root, Root::Inline(_)) {
+            return None;
+        }
+        let list = at_path(def_list(&g.defs[self.def as usize], &self.root), &self.path);
+        let (p, found, then) = self.search_now(g, list.get(self.pc as usize)?)?;
+        Some((p, found, then, self.pc as usize + 1 == list.len()))
+    }
+
+    /// A search one player must make and takes the first cards of (see
+    /// `takes_first_options`): who searches, what they find, and what becomes of it — what
+    /// the search frame would do at once, worked out without a frame or a copy of the filter.
+    fn search_now(&self, g: &Game, effect: &Effect) -> Option<(u8, Found, FoundCards)> {
+        let Effect::Search { who, filter, count, to, reveal, shuffle, optional: false } = effect else { return None };
+        let [p] = self.players(g, who)[..] else { return None };
+        if !g.takes_first_options(p) || g.players[p as usize].lost.is_some() {
+            return None;
+        }
+        let how = SearchHow { filter, max: *count, then: FoundCards { to: *to, reveal: *reveal, shuffle: *shuffle } };
+        Some((p, how.matching(g, p, true), how.then))
     }
 
     /// Hands over to what an instruction needs before the next one. After the `last`
@@ -405,16 +441,11 @@ impl EffectProc {
             Effect::Search { who, filter, count, to, reveal, shuffle, optional } => {
                 // "Each player may search": they look at the same time, decide in APNAP
                 // order, then the found cards move together (CR 701.23i).
-                let players = self.players(g, who);
-                // One player, who must search and takes the first cards found: what the search
-                // frame would do at once, done here with this instruction's own filter (sharing
-                // it for a frame costs an atomic count up and down).
-                if let [p] = players[..] {
-                    if !*optional && g.takes_first_options(p) && g.players[p as usize].lost.is_none() {
-                        g.search_taking_first(p, p, SearchHow { filter, max: *count, to: *to, reveal: *reveal, shuffle: *shuffle });
-                        return None;
-                    }
+                if let Some((p, found, then)) = self.search_now(g, effect) {
+                    then.finish(g, p, p, &found);
+                    return None;
                 }
+                let players = self.players(g, who);
                 let spec = SearchSpec { filter: filter.shared(), max: *count, to: *to, reveal: *reveal, shuffle: *shuffle, optional: *optional };
                 g.search_each_frame(&players, spec).map(Pending::Frame)
             }
@@ -744,28 +775,37 @@ enum EffectSource {
 impl EffectSource {
     /// The instruction list at `path` under `root`.
     fn list<'a>(&'a self, root: &Root, path: &[(u16, bool)]) -> &'a [Effect] {
-        let mut list: &[Effect] = match (self, root) {
-            (EffectSource::Inline(effects), _) => effects,
-            (EffectSource::Def(def), root) => {
-                let rules = &def.rules;
-                match root {
-                    Root::Spell => &rules.spell,
-                    Root::AsEnters => &rules.as_enters,
-                    Root::Mode(m) => &rules.modes[*m as usize].effects,
-                    Root::Ability(AbilityRef::Activated(i)) => &rules.activated[*i as usize].effects,
-                    Root::Ability(AbilityRef::Triggered(i)) => &rules.triggers[*i as usize].effects,
-                    Root::Ability(AbilityRef::Delayed) | Root::Inline(_) => &[],
-                }
-            }
+        let list: &[Effect] = match self {
+            EffectSource::Inline(effects) => effects,
+            EffectSource::Def(def) => def_list(def, root),
         };
-        for &(i, branch) in path {
-            match &list[i as usize] {
-                Effect::If { then, otherwise, .. } => list = if branch { then } else { otherwise },
-                _ => unreachable!("paths only go through `If`"),
-            }
-        }
-        list
+        at_path(list, path)
     }
+}
+
+/// The instruction list of `def` that `root` names (empty for the lists a definition doesn't
+/// hold).
+fn def_list<'a>(def: &'a crate::card::CardDef, root: &Root) -> &'a [Effect] {
+    let rules = &def.rules;
+    match root {
+        Root::Spell => &rules.spell,
+        Root::AsEnters => &rules.as_enters,
+        Root::Mode(m) => &rules.modes[*m as usize].effects,
+        Root::Ability(AbilityRef::Activated(i)) => &rules.activated[*i as usize].effects,
+        Root::Ability(AbilityRef::Triggered(i)) => &rules.triggers[*i as usize].effects,
+        Root::Ability(AbilityRef::Delayed) | Root::Inline(_) => &[],
+    }
+}
+
+/// The list reached from `list` through the `If` branches of `path`.
+fn at_path<'a>(mut list: &'a [Effect], path: &[(u16, bool)]) -> &'a [Effect] {
+    for &(i, branch) in path {
+        match &list[i as usize] {
+            Effect::If { then, otherwise, .. } => list = if branch { then } else { otherwise },
+            _ => unreachable!("paths only go through `If`"),
+        }
+    }
+    list
 }
 
 /// The players an instruction acts on: almost always one or two, so kept inline.

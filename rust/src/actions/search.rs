@@ -50,21 +50,31 @@ pub struct SearchSpec {
 
 impl SearchSpec {
     fn how(&self) -> SearchHow<'_> {
-        SearchHow { filter: &self.filter, max: self.max, to: self.to, reveal: self.reveal, shuffle: self.shuffle }
+        SearchHow { filter: &self.filter, max: self.max, then: FoundCards { to: self.to, reveal: self.reveal, shuffle: self.shuffle } }
     }
 }
 
 /// A search instruction as it is followed once the searcher looks: borrowed from a
-/// [`SearchSpec`], or straight from a card's instruction when the search is done at once
-/// (see [`Game::search_taking_first`]), its filter not copied.
+/// [`SearchSpec`], or straight from a card's instruction when the search is done at once, its
+/// filter not copied.
 #[derive(Clone, Copy)]
 pub(crate) struct SearchHow<'a> {
     pub(crate) filter: &'a CardFilter,
     pub(crate) max: u32,
+    pub(crate) then: FoundCards,
+}
+
+/// What happens to the cards a search found: where they go, whether they are revealed, and
+/// the shuffle. Nothing borrowed, so it is carried out while the game changes.
+#[derive(Clone, Copy)]
+pub(crate) struct FoundCards {
     pub(crate) to: Destination,
     pub(crate) reveal: bool,
     pub(crate) shuffle: bool,
 }
+
+/// The cards a search found, from the top of the library.
+pub(crate) type Found = smallvec::SmallVec<[ObjId; 8]>;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 enum Stage {
@@ -125,15 +135,6 @@ impl Game {
         let together = (!rest.is_empty()).then(|| Box::new(Together { next: rest.to_vec(), decided: Vec::new() }));
         Some(Frame::Search(SearchProc { searcher: first, library: first, spec, stage: Stage::Start, together }))
     }
-
-    /// A search of `searcher`'s own library, alone and not optional, by a searcher who takes
-    /// the first cards found (see `takes_first_options`): what its frame would do, without
-    /// the frame — the first `max` matching cards from the top are found, logged and moved,
-    /// and the library shuffled.
-    pub(crate) fn search_taking_first(&mut self, searcher: u8, library: u8, how: SearchHow<'_>) {
-        let found = how.matching(self, library, true);
-        how.finish(self, searcher, library, &found);
-    }
 }
 
 impl SearchProc {
@@ -173,7 +174,7 @@ impl SearchProc {
     fn decided(mut self, g: &mut Game, found: Option<Vec<ObjId>>) -> Step {
         let Some(together) = self.together.as_mut() else {
             if let Some(found) = found {
-                self.spec.how().finish(g, self.searcher, self.library, &found);
+                self.spec.how().then.finish(g, self.searcher, self.library, &found);
             }
             return Step::Done;
         };
@@ -186,14 +187,14 @@ impl SearchProc {
         // A player who left the game since deciding takes nothing with them (CR 800.4a).
         let decided: Vec<(u8, Vec<ObjId>)> =
             std::mem::take(&mut together.decided).into_iter().filter_map(|(p, found)| found.filter(|_| g.players[p as usize].lost.is_none()).map(|f| (p, f))).collect();
-        let how = self.spec.how();
+        let then = self.spec.how().then;
         for (p, found) in &decided {
-            how.log_found(g, *p, *p, found);
+            then.log_found(g, *p, *p, found);
         }
         for (p, found) in &decided {
-            how.put(g, *p, *p, found);
+            then.put(g, *p, *p, found);
         }
-        if how.shuffle && how.to != Destination::LibraryTop {
+        if then.shuffle && then.to != Destination::LibraryTop {
             for (p, _) in &decided {
                 g.shuffle_library(*p);
             }
@@ -206,7 +207,9 @@ impl SearchProc {
         // `max` matching cards from the top: no decision to build.
         let first_only = g.takes_first_options(self.searcher);
         if first_only && self.together.is_none() {
-            g.search_taking_first(self.searcher, self.library, self.spec.how()); // alone: no list of decisions to keep
+            // Alone: no list of decisions to keep.
+            let found = self.spec.how().matching(g, self.library, true);
+            self.spec.how().then.finish(g, self.searcher, self.library, &found);
             return Step::Done;
         }
         let options = self.spec.how().matching(g, self.library, first_only);
@@ -224,11 +227,11 @@ impl SearchProc {
 impl SearchHow<'_> {
     /// The cards of `library` that match, from the top; with `first_only`, only the first
     /// `max` of them.
-    fn matching(self, g: &Game, library: u8, first_only: bool) -> smallvec::SmallVec<[ObjId; 8]> {
+    pub(crate) fn matching(self, g: &Game, library: u8, first_only: bool) -> Found {
         let lib = &g.players[library as usize].library;
         // A library holds few distinct cards: match each definition once.
         let mut memo = [0u8; 64];
-        let mut options = smallvec::SmallVec::new();
+        let mut options = Found::new();
         for &s in lib.iter().rev() {
             if first_only && options.len() as u32 >= self.max {
                 break;
@@ -249,9 +252,11 @@ impl SearchHow<'_> {
         }
         options
     }
+}
 
+impl FoundCards {
     /// A search alone: the found cards are logged, move, and the library is shuffled.
-    fn finish(self, g: &mut Game, searcher: u8, library: u8, found: &[ObjId]) {
+    pub(crate) fn finish(self, g: &mut Game, searcher: u8, library: u8, found: &[ObjId]) {
         self.log_found(g, searcher, library, found);
         self.put(g, searcher, library, found);
         if self.shuffle && self.to != Destination::LibraryTop {
