@@ -439,12 +439,12 @@ impl EffectProc {
                 Some(Pending::Frame(g.discard_frame(first, n, mode)))
             }
             Effect::Search { who, filter, count, to, reveal, shuffle, optional } => {
-                // "Each player may search": they look at the same time, decide in APNAP
-                // order, then the found cards move together (CR 701.23i).
                 if let Some((p, found, then)) = self.search_now(g, effect) {
                     then.finish(g, p, p, &found);
                     return None;
                 }
+                // "Each player may search": they look at the same time, decide in APNAP
+                // order, then the found cards move together (CR 701.23i).
                 let players = self.players(g, who);
                 let spec = SearchSpec { filter: filter.shared(), max: *count, to: *to, reveal: *reveal, shuffle: *shuffle, optional: *optional };
                 g.search_each_frame(&players, spec).map(Pending::Frame)
