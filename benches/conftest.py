@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from mtgsim._core import BUILD
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 #: operation -> mode -> seconds per operation (median)
@@ -46,6 +48,7 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         return
     w = terminalreporter
     w.section("mtgsim: median time per operation, and ratios from the same run")
+    w.write_line(f"build: {BUILD} (.ci/build-pgo makes the profile-guided build release wheels are)")
     header = f"{'operation':<34}" + "".join(f"{m:>12}" for m in MODES) + f"{'ref/call':>10}{'ref/batch':>11}{'call/batch':>12}   target"
     w.write_line(header)
     for op, modes in RESULTS.items():

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Literal, Protocol, Union, final
 
 __all__ = [
+    "BUILD",
     "Action",
     "ActionSpace",
     "BatchResult",
@@ -40,6 +41,8 @@ __all__ = [
 ]
 
 __version__: str
+#: How the extension was built: "plain", or "profile-guided" by .ci/build-pgo (as release wheels are).
+BUILD: str
 #: The most turns a simulated game may last.
 MAX_TURNS: int
 #: Actions in one step after which the step is taken to be a loop of mandatory actions (CR 104.4b).

@@ -2072,6 +2072,8 @@ mod _core {
         use pyo3::types::PyModuleMethods;
         m.add("__version__", env!("CARGO_PKG_VERSION"))?;
         m.add("MAX_TURNS", crate::sim::MAX_TURNS)?;
-        m.add("LOOP_ACTIONS", crate::turn::LOOP_ACTIONS)
+        m.add("LOOP_ACTIONS", crate::turn::LOOP_ACTIONS)?;
+        // Set by .ci/build-pgo; benchmark figures depend on it, so the bench table prints it.
+        m.add("BUILD", option_env!("MTGSIM_BUILD").unwrap_or("plain"))
     }
 }
