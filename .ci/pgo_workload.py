@@ -6,8 +6,14 @@ goldfish turns; agent steps. Not a benchmark: it only has to exercise the paths 
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import mtgsim
 from mtgsim import Game, Op
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benches"))
+from positions import casting_position, library_position, typecycling_position  # noqa: E402
 
 REPS = 20_000
 
@@ -19,11 +25,7 @@ def whole_games() -> None:
 
 
 def library_actions() -> None:
-    library = ["Island", "Swamp", "Forest", "Mountain"] * 6 + ["Grizzly Bears", "Hill Giant", "Counterspell", "Lightning Bolt"] * 9
-    g = Game(2, 7)
-    g.add_cards(1, "library", library)
-    g.recording = False
-    g.set_policy(1, "random")
+    g = library_position()
     for op in (Op.mill(1, 14), Op.draw(1), Op.shuffle(1), Op.search(1, "basic land", reveal=True), Op.scry(1, 2)):
         g.run_batch([op], REPS)
     for _ in range(2_000):
@@ -35,14 +37,7 @@ def library_actions() -> None:
 
 
 def typecycling() -> None:
-    g = Game(2, 5)
-    g.add_cards(0, "library", (["Island"] + ["Swamp"] * 2) * 20)
-    g.add_cards(1, "library", ["Swamp"] * 60)
-    g.add_cards(0, "battlefield", ["Island"])
-    (card,) = g.add_cards(0, "hand", ["Lórien Revealed"])
-    g.recording = False
-    for p in (0, 1):
-        g.set_policy(p, "first")
+    g, card = typecycling_position()
     g.run_batch([Op.cycle(card), Op.resolve_top()], 5 * REPS)
     for _ in range(4_000):
         x = g.clone()
@@ -51,12 +46,7 @@ def typecycling() -> None:
 
 
 def casting() -> None:
-    g = Game(2, 3)
-    g.add_cards(0, "battlefield", ["Island"] * 4 + ["Swamp"] * 4)
-    (chalice,) = g.add_cards(0, "hand", ["Everflowing Chalice"])
-    g.recording = False
-    for p in (0, 1):
-        g.set_policy(p, "first")
+    g, chalice = casting_position()
     g.run_batch([Op.cast(chalice, kick=3), Op.resolve_top()], REPS)
     for _ in range(4_000):
         x = g.clone()

@@ -15,20 +15,10 @@ import mtgsim
 from mtgsim import Game, Op
 
 from conftest import RESULTS, record
+from positions import library_position as position
 
-LIBRARY = ["Island", "Swamp", "Forest", "Mountain"] * 6 + ["Grizzly Bears", "Hill Giant", "Counterspell", "Lightning Bolt"] * 9
-assert len(LIBRARY) == 60
 CALLS = 200  # calls per timed round in per-call benchmarks
 REPS = 20_000  # repetitions per batch
-
-
-def position(cls: Any) -> Any:
-    """Player 1 has a 60-card library; every decision is answered by the random policy."""
-    g = cls(2, 7)
-    g.add_cards(1, "library", LIBRARY)
-    g.recording = False
-    g.set_policy(1, "random")
-    return g
 
 
 def per_call(benchmark: Any, make: Callable[[], Any], action: Callable[[Any], Any], rounds: int) -> None:

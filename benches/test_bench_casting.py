@@ -11,20 +11,11 @@ from typing import Any
 import pytest
 
 from conftest import RESULTS, record
+from positions import casting_position as position
 from mtgsim import Game, Op
 
 CALLS = 200
 REPS = 20_000
-
-
-def position() -> tuple[Game, int]:
-    g = Game(2, 3)
-    g.add_cards(0, "battlefield", ["Island"] * 4 + ["Swamp"] * 4)
-    (chalice,) = g.add_cards(0, "hand", ["Everflowing Chalice"])
-    g.recording = False
-    for p in (0, 1):
-        g.set_policy(p, "first")
-    return g, chalice
 
 
 def test_cast_and_resolve_per_call(benchmark: Any, rounds: int) -> None:

@@ -17,23 +17,12 @@ import time
 from typing import Any
 
 from conftest import RESULTS, TARGETS, record
+from positions import typecycling_position
 from mtgsim import Game, Op
 from mtgsim._core import _floor_typecycling
 
 CALLS = 200
 REPS = 20_000
-
-
-def typecycling_position() -> tuple[Game, int]:
-    g = Game(2, 5)
-    g.add_cards(0, "library", (["Island"] + ["Swamp"] * 2) * 20)  # 60 cards, 20 Islands
-    g.add_cards(1, "library", ["Swamp"] * 60)
-    g.add_cards(0, "battlefield", ["Island"])
-    (card,) = g.add_cards(0, "hand", ["Lórien Revealed"])
-    g.recording = False
-    for p in (0, 1):
-        g.set_policy(p, "first")
-    return g, card
 
 
 def test_typecycling_per_call(benchmark: Any, rounds: int) -> None:
