@@ -1230,12 +1230,16 @@ impl Game {
     /// performed. (The legend rule, which asks a decision, is applied apart.)
     pub fn check_state_based_actions(&mut self) -> bool {
         self.unchecked_setup = false;
-        if self.outcome.is_some() {
+        if self.outcome.is_some() || self.nothing_to_check() {
             return false;
         }
-        if self.nothing_to_check() {
-            return false;
-        }
+        self.perform_state_based_actions()
+    }
+
+    /// [`Game::check_state_based_actions`] once something may apply: apart, so that the
+    /// check that usually finds nothing stays a small function.
+    #[inline(never)]
+    fn perform_state_based_actions(&mut self) -> bool {
         // CR 704.3: repeat until none apply.
         let mut performed = false;
         // Only creatures, planeswalkers and counters are looked at (CR 704.5f-i, 704.5q).
@@ -1274,8 +1278,26 @@ impl Game {
         self.players.iter().all(|st| st.lost.is_some() || st.loss_reason().is_none())
             && self.live_players() >= 2
             && self.losers_have_left()
-            && (self.battlefield.is_empty()
-                || (self.indexed.fragile.is_empty() && self.nothing_shrinks() && self.object_counters.iter().all(|(_, c)| crate::damage::only_plus_ones(c))))
+            && (self.battlefield.is_empty() || self.no_permanent_dies_or_annihilates())
+    }
+
+    /// Whether the permanent-related state-based actions (CR 704.5f, g, i, q) would find
+    /// nothing to do, decided as they decide it but without their bookkeeping: nothing
+    /// shrinks, no counters but +1/+1 on a sturdy creature, no -1/-1 counter anywhere (so none
+    /// annihilate), and each fragile creature or planeswalker is one they would pass over — a
+    /// creature with only gains and a positive base toughness, a planeswalker with loyalty.
+    fn no_permanent_dies_or_annihilates(&self) -> bool {
+        use crate::card::CardType;
+        let sturdy = |s: u32| self.objects[s as usize].flags & Object::STURDY != 0;
+        self.nothing_shrinks()
+            && self.object_counters.iter().all(|(s, c)| if sturdy(*s) { crate::damage::only_plus_ones(c) } else { c.get("-1/-1") == 0 })
+            && self.indexed.fragile.iter().all(|&s| {
+                let def = self.def_of_slot(s);
+                let counters = self.counters_on(s);
+                let only_gains = self.objects[s as usize].damage == 0 && counters.is_none_or(crate::damage::only_plus_ones);
+                (!def.is(CardType::Creature) || (only_gains && self.base_toughness_positive(s)))
+                    && (!def.is(CardType::Planeswalker) || counters.is_some_and(|c| c.get("loyalty") != 0))
+            })
     }
 
     /// The players who have lost leave: in a multiplayer game that goes on, with everything
@@ -1837,5 +1859,49 @@ mod battlefield_index_tests {
             assert!(g.battlefield_index_is_current());
         }
         assert!(g.indexed == Default::default());
+    }
+}
+
+#[cfg(test)]
+mod state_based_action_tests {
+    use crate::{CardDb, Game, Position, ZoneKind};
+
+    /// The quick "nothing to check" answer for `g`, checked against performing the
+    /// state-based actions on a copy: when it says nothing applies, nothing may happen.
+    fn nothing_to_check(g: &Game) -> bool {
+        let quick = g.nothing_to_check();
+        assert!(!quick || !g.clone().perform_state_based_actions(), "the quick check passed over a state-based action");
+        quick
+    }
+
+    // A planeswalker and a creature whose toughness an ability defines are looked at on every
+    // check; the quick check passes over them only while neither dies and no counters
+    // annihilate on them (CR 704.5f, 704.5i, 704.5q).
+    #[test]
+    fn the_quick_check_passes_over_fragile_permanents_only_while_they_survive() {
+        let db = CardDb::builtin();
+        let mut g = Game::new(2, 1).unwrap();
+        let spell = g.add_cards(0, ZoneKind::Graveyard, &["Lórien Revealed"], Position::Top, db).unwrap()[0];
+        let permanents = g.add_cards(0, ZoneKind::Battlefield, &["Jace, Wielder of Mysteries", "Monstrous War-Leech"], Position::Top, db).unwrap();
+        let (jace, leech) = (permanents[0].slot(), permanents[1].slot());
+        assert!(!nothing_to_check(&g)); // Jace put there without loyalty would die (704.5i)
+        g.put_counters(jace, "loyalty", 4).unwrap();
+        assert!(nothing_to_check(&g)); // a 5/5 Leech, Jace with loyalty
+        g.put_counters(leech, "+1/+1", 2).unwrap();
+        assert!(nothing_to_check(&g)); // +1/+1 counters only add
+        g.remove_counters_from(jace, "loyalty", 4).unwrap();
+        assert!(!nothing_to_check(&g)); // Jace with no loyalty dies (704.5i)
+        g.put_counters(jace, "loyalty", 1).unwrap();
+        g.put_counters(jace, "-1/-1", 1).unwrap();
+        g.put_counters(jace, "+1/+1", 1).unwrap();
+        assert!(!nothing_to_check(&g)); // they annihilate (704.5q)
+        g.remove_counters_from(jace, "-1/-1", 1).unwrap();
+        assert!(nothing_to_check(&g));
+        g.remove_counters_from(leech, "+1/+1", 2).unwrap();
+        g.move_slot(spell.slot(), ZoneKind::Exile, Position::Top);
+        assert!(!nothing_to_check(&g)); // the Leech is 0/0 with nothing of value in the graveyard (704.5f)
+        assert!(g.check_state_based_actions());
+        assert_eq!(g.battlefield.len(), 1);
+        assert!(nothing_to_check(&g));
     }
 }
