@@ -373,37 +373,27 @@ impl Game {
         let mut proc = None;
         if self.answers_itself(p, crate::policy::Policy::Goldfish) {
             let action = self.goldfish_action(p, |_| true);
-            if action == PriorityAction::Pass && self.pass_only_hands_priority_on() {
-                // What a priority frame would do here, without the frame: the player passes
-                // and priority moves on (CR 117.3d); nothing changed, so nothing else applies.
-                self.output.clear();
-                self.pass_inner()?;
-                return Ok(Progress::Done(Vec::new()));
-            }
-            if action == PriorityAction::Pass && self.pass_ends_the_step() {
-                // The last pass with an empty stack: the step ends (CR 117.4, 500.2). The
-                // priority frame would only wait beneath the next step's work, which casts
-                // nothing and so never fails back to it.
-                let advance = self.pass_inner()?.expect("the last pass starts the next step");
-                return self.perform(advance);
+            if action == PriorityAction::Pass && self.unattended_and_settled() {
+                let last = self.passes as usize + 1 >= self.live_players();
+                if !last {
+                    // What a priority frame would do here, without the frame: the player passes
+                    // and priority moves on (CR 117.3d); nothing changed, so nothing else applies.
+                    self.output.clear();
+                    self.pass_by(p);
+                    return Ok(Progress::Done(Vec::new()));
+                }
+                if self.stack.is_empty() {
+                    // The last pass with an empty stack: the step ends (CR 117.4, 500.2). The
+                    // priority frame would only wait beneath the next step's work, which casts
+                    // nothing and so never fails back to it.
+                    self.pass_by(p);
+                    return self.end_step();
+                }
             }
             // Worked out once: the frame takes it as chosen.
             proc = Some(Box::new(PriorityProc { chosen: Some(action), ..PriorityProc::new() }));
         }
         self.perform(Frame::Priority(proc.unwrap_or_else(|| Box::new(PriorityProc::new()))))
-    }
-
-    /// Whether, in an unattended run, a pass now would only hand priority to the next player:
-    /// not the last pass of a round, no trigger waiting to go on the stack, no legend rule to
-    /// apply. Most priorities of a game are these.
-    fn pass_only_hands_priority_on(&self) -> bool {
-        self.unattended_and_settled() && (self.passes as usize + 1) < self.live_players()
-    }
-
-    /// Whether, in an unattended run, a pass now would be the last of a round with an empty
-    /// stack and nothing waiting: the step ends.
-    fn pass_ends_the_step(&self) -> bool {
-        self.unattended_and_settled() && self.stack.is_empty() && (self.passes as usize + 1) >= self.live_players()
     }
 
     /// An unattended run with no work in progress, the game going on, no trigger waiting to go

@@ -122,9 +122,10 @@ impl AdvanceProc {
                 g.start_turn();
                 continue;
             }
-            // Mana empties at the end of each step and phase (CR 500.5).
-            for st in &mut g.players {
-                st.pool = Default::default();
+            // Mana empties at the end of each step and phase (CR 500.5). (By index: for a
+            // couple of players, an iterator's unrolled loop costs more to set up.)
+            for p in 0..g.players.len() {
+                g.players[p].pool = Default::default();
             }
             // Players who got priority in a cleanup step pass into another cleanup step
             // (CR 514.3a).
@@ -229,15 +230,34 @@ impl Game {
     /// The pass itself; returns the work it starts (a resolution or the next step), if any.
     pub(crate) fn pass_inner(&mut self) -> Result<Option<Frame>> {
         let p = self.priority.ok_or_else(|| illegal("no player has priority now"))?;
+        let all_passed = self.pass_by(p);
+        Ok(all_passed.then(|| if self.stack.is_empty() { Frame::Advance(AdvanceProc::new()) } else { Frame::Resolve(crate::stack::ResolveProc::new()) }))
+    }
+
+    /// `p`, who has priority, passes (CR 117.3d): priority goes to the next player, or, when
+    /// every player has passed in succession (CR 117.4), to nobody — true then, and the top of
+    /// the stack resolves or the step ends.
+    #[inline]
+    pub(crate) fn pass_by(&mut self, p: u8) -> bool {
         self.passes += 1;
         self.log.push_with(|| Event::PassedPriority { player: p });
         if self.passes as usize >= self.live_players() {
             self.passes = 0;
             self.priority = None;
-            return Ok(Some(if self.stack.is_empty() { Frame::Advance(AdvanceProc::new()) } else { Frame::Resolve(crate::stack::ResolveProc::new()) }));
+            return true;
         }
         self.priority = Some(self.next_live_player(p));
-        Ok(None)
+        false
+    }
+
+    /// The step ends, after every player passed with an empty stack (CR 117.4, 500.2): the
+    /// game moves to the next step that gives priority, as a whole action. Its first part
+    /// can't fail, so it runs outside frames (what the advance frame would do, stepped at once).
+    pub(crate) fn end_step(&mut self) -> Result<Progress> {
+        self.perform_from(|g| {
+            let done = AdvanceProc::new().step(g);
+            debug_assert!(matches!(done, FrameStep::Done), "an advance pushes the work it waits for");
+        })
     }
 
     /// Every player passes in turn, from the one with priority, until the top object of the
