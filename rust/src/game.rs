@@ -375,9 +375,10 @@ pub struct Game {
     /// actions, so a state checked once stays checked until an action changes it.
     #[serde(skip)]
     pub(crate) unattended: bool,
-    /// In unattended play, the action just taken was a pass that only handed priority on:
-    /// nothing changed since the state-based actions were last checked, so the check is
-    /// skipped once (it would find what it found then: nothing).
+    /// In unattended play, the action just taken changed nothing the state-based actions look
+    /// at since they were last checked — a pass that only handed priority on, or one that began
+    /// a step with no draw, cleanup or new turn — so the check is skipped once (it would find
+    /// what it found then: nothing).
     #[serde(skip)]
     pub(crate) quiet_pass: bool,
     /// Cards were put onto the battlefield by setup (`add_cards`) since state-based actions

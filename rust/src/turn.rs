@@ -254,9 +254,16 @@ impl Game {
     /// game moves to the next step that gives priority, as a whole action. Its first part
     /// can't fail, so it runs outside frames (what the advance frame would do, stepped at once).
     pub(crate) fn end_step(&mut self) -> Result<Progress> {
+        let turn = self.turn;
         self.perform_from(|g| {
             let done = AdvanceProc::new().step(g);
             debug_assert!(matches!(done, FrameStep::Done), "an advance pushes the work it waits for");
+            // Unattended, the state-based actions were checked as the pass began, finding
+            // nothing (CR 117.5). A step that begins without a draw (CR 704.5b) and without a
+            // cleanup or a new turn (damage and "until end of turn" effects ending, CR 514.2)
+            // changes nothing they look at — it empties mana pools and triggers abilities,
+            // which wait — so the check before the next priority is skipped.
+            g.quiet_pass = g.unattended && !g.unchecked_setup && g.turn == turn && !matches!(g.step, Step::Draw | Step::Cleanup);
         })
     }
 
@@ -433,5 +440,29 @@ impl Game {
                 self.untap(slot);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod unattended_tests {
+    use crate::event::LossReason;
+    use crate::game::Setup;
+    use crate::{CardDb, Game, Policy, Step};
+
+    // Unattended play skips the state-based check after a step begins that changes nothing
+    // it looks at; the draw step isn't one. A player who draws from an empty library loses in
+    // the draw step itself, before anyone acts (CR 117.5, 704.5b).
+    #[test]
+    fn a_draw_from_an_empty_library_loses_in_the_draw_step_when_unattended() {
+        let decks = vec![vec!["Island".to_string(); 8], vec!["Island".to_string(); 20]];
+        let mut g = Game::from_decks_played_by(&decks, 1, &Setup::default(), CardDb::builtin(), &[Policy::Goldfish, Policy::Goldfish]).unwrap();
+        g.set_recording(false);
+        g.unattended = true;
+        g.check_state_based_actions();
+        while !g.is_over() {
+            g.play_one().unwrap();
+        }
+        assert_eq!((g.turn, g.step), (5, Step::Draw)); // the last card drawn on turn 3
+        assert_eq!(g.outcome().unwrap().losers, vec![(0, LossReason::EmptyLibrary)]);
     }
 }
