@@ -63,14 +63,21 @@ impl Game {
         crate::payment::can_pay(cost, &self.players[p as usize].pool, sources)
     }
 
+    /// Whether the permanent in `s` is an untapped one `p` controls and can tap for mana now
+    /// (CR 605): one [`Game::mana_sources_iter`] lists, if it would make any mana. Always
+    /// inlined: its callers loop over the battlefield, where a call per permanent costs more
+    /// than the test.
+    #[inline(always)]
+    pub(crate) fn untapped_mana_source(&self, p: u8, s: u32) -> bool {
+        let o = &self.objects[s as usize];
+        // Only a creature can be summoning sick (CR 302.6): most sources are lands.
+        o.controller == p && !o.tapped && o.flags & Object::HAS_MANA != 0 && (o.flags & Object::CREATURE_OR_PLANESWALKER == 0 || !self.sick_creature(s))
+    }
+
     pub(crate) fn mana_sources_iter(&self, p: u8) -> impl Iterator<Item = ManaSource> + Clone + '_ {
         self.battlefield
             .iter()
-            .filter(move |&&s| {
-                let o = &self.objects[s as usize];
-                // Only a creature can be summoning sick (CR 302.6): most sources are lands.
-                o.controller == p && !o.tapped && o.flags & Object::HAS_MANA != 0 && (o.flags & Object::CREATURE_OR_PLANESWALKER == 0 || !self.sick_creature(s))
-            })
+            .filter(move |&&s| self.untapped_mana_source(p, s))
             // A source that would make no mana now (Everflowing Chalice without counters) can
             // still be tapped, but pays for nothing.
             .filter_map(move |&s| {

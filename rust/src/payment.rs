@@ -436,18 +436,42 @@ pub fn can_pay(cost: &CostToPay, pool: &ManaPool, sources: impl Iterator<Item = 
 /// The mana `pool` and `sources` could make: in all, and by type (W, U, B, R, G, C) when every
 /// source makes a single type (`None` if one has a choice, which counting can't settle).
 pub fn supply(pool: &ManaPool, sources: impl Iterator<Item = ManaSource>) -> (u64, Option<[u64; 6]>) {
-    let mut have = pool.amounts.map(u64::from);
-    let mut total: u64 = have.iter().sum();
-    let mut single = true;
+    let mut count = SupplyCount::new(pool);
     for s in sources {
-        total += s.amount as u64;
-        match s.options.len() {
-            0 => {}
-            1 => have[s.options.first().expect("one type").index()] += s.amount as u64,
-            _ => single = false,
+        count.add(s.options, s.amount);
+    }
+    count.finish()
+}
+
+/// [`supply`] counted source by source, for callers that find the sources themselves.
+pub(crate) struct SupplyCount {
+    have: [u64; 6],
+    total: u64,
+    single: bool,
+}
+
+impl SupplyCount {
+    /// The count of the pool's mana alone.
+    pub(crate) fn new(pool: &ManaPool) -> SupplyCount {
+        let have = pool.amounts.map(u64::from);
+        SupplyCount { have, total: have.iter().sum(), single: true }
+    }
+
+    /// Counts a source making `amount` mana of one of `options` per tap.
+    #[inline]
+    pub(crate) fn add(&mut self, options: ManaTypes, amount: u32) {
+        self.total += amount as u64;
+        match options.first() {
+            Some(t) if options.len() == 1 => self.have[t.index()] += amount as u64,
+            Some(_) => self.single = false,
+            None => {}
         }
     }
-    (total, single.then_some(have))
+
+    /// What [`supply`] answers.
+    pub(crate) fn finish(self) -> (u64, Option<[u64; 6]>) {
+        (self.total, self.single.then_some(self.have))
+    }
 }
 
 /// Whether mana of these amounts by type (W, U, B, R, G, C) covers `cost`, by counting: each

@@ -270,7 +270,17 @@ impl Game {
             reduces |= matches!(st, crate::rules::StaticAbility::CostReduction { .. });
             changes |= crate::cost::changes_spell_costs(st);
         });
-        let (total, by_type) = crate::payment::supply(&self.players[p as usize].pool, self.mana_sources_iter(p));
+        // Counted from what `mana_sources_iter` lists, without building each source (a plain
+        // loop over the battlefield costs less than that iterator's).
+        let mut count = crate::payment::SupplyCount::new(&self.players[p as usize].pool);
+        for &s in &self.battlefield {
+            if !self.untapped_mana_source(p, s) {
+                continue;
+            }
+            let Some((types, amount)) = self.mana_ability(s).filter(|&(_, amount)| amount > 0) else { continue };
+            count.add(types.iter().copied().collect(), amount);
+        }
+        let (total, by_type) = count.finish();
         Supply { most: (!reduces).then(|| total.min(u32::MAX as u64) as u32), by_type, plain_costs: !changes }
     }
 
