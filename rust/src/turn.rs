@@ -260,11 +260,14 @@ impl Game {
             let done = AdvanceProc::new().step(g);
             debug_assert!(matches!(done, FrameStep::Done), "an advance pushes the work it waits for");
             // Unattended, the state-based actions were checked as the pass began, finding
-            // nothing (CR 117.5). A step that begins without a draw (CR 704.5b) and without a
-            // cleanup or a new turn (damage and "until end of turn" effects ending, CR 514.2)
-            // changes nothing they look at — it empties mana pools and triggers abilities,
-            // which wait — so the check before the next priority is skipped.
-            g.quiet_pass = g.unattended && !g.unchecked_setup && g.turn == turn && !matches!(g.step, Step::Draw | Step::Cleanup);
+            // nothing (CR 117.5). The steps listed have no turn-based action (unlike the draw,
+            // declaring attackers, combat damage and cleanup: CR 504.1, 508.1, 510.2, 514), so
+            // their beginning changes nothing the check looks at — it empties mana pools and
+            // triggers abilities, which wait — and the check before the next priority is
+            // skipped. (The precombat main's, lore counters on Sagas, CR 505.4, has no card in
+            // the engine yet.) Listed rather than excluded, so a step that gains one is checked.
+            let quiet_step = matches!(g.step, Step::Upkeep | Step::PrecombatMain | Step::BeginCombat | Step::EndCombat | Step::PostcombatMain | Step::End);
+            g.quiet_pass = g.unattended && !g.unchecked_setup && g.turn == turn && quiet_step;
         })
     }
 
