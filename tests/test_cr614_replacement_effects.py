@@ -732,6 +732,25 @@ def test_library_of_leng_asks_per_discarded_card_and_yes_puts_it_on_top():  # CR
     ]
 
 
+def test_a_draw_from_an_empty_library_still_loses_after_a_discard_refills_it():  # CR 704.5b, 701.9c
+    # Faithless Looting with one card left: the second draw finds nothing; a discarded card
+    # goes on top of the library before state-based actions are checked, and the player still
+    # loses, for the draw was attempted since the last check.
+    g = new_game()
+    g.add_cards(1, "library", ["Island"] * 5)
+    g.add_cards(0, "library", ["Swamp"])
+    g.add_cards(0, "battlefield", ["Library of Leng"] + ["Mountain"])
+    (looting,) = add_hand(g, 0, ["Faithless Looting"])
+    g.cast(looting)
+    g.resolve_top()
+    # It drew the Swamp, then nothing; discarding two from a hand of one discards it.
+    assert g.pending.purpose == "discard_to_library" and names(g, g.hand(0)) == ["Swamp"]
+    assert g.library(0) == [] and g.outcome is None
+    g.answer(True)
+    assert g.library(0) != []  # the Swamp is back on top
+    assert g.outcome == {"winners": [1], "losers": [{"player": 0, "reason": "empty_library"}]}
+
+
 @pytest.mark.parametrize(("to_library", "zombies"), [(True, 0), (False, 1)])
 def test_waste_not_does_not_see_a_creature_card_discarded_into_the_library(to_library, zombies):  # CR 701.9c
     g, (bears,) = leng_game(["Grizzly Bears"])
