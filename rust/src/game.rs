@@ -377,8 +377,8 @@ pub struct Game {
     pub(crate) unattended: bool,
     /// In unattended play, the action just taken changed nothing the state-based actions look
     /// at since they were last checked — a pass that only handed priority on, or one that began
-    /// a step with no draw, cleanup or new turn — so the check is skipped once (it would find
-    /// what it found then: nothing).
+    /// a step with no turn-based action (`Game::end_step` lists them) — so the check is skipped
+    /// once (it would find what it found then: nothing).
     #[serde(skip)]
     pub(crate) quiet_pass: bool,
     /// Cards were put onto the battlefield by setup (`add_cards`) since state-based actions
