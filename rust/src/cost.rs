@@ -63,30 +63,27 @@ impl Game {
         crate::payment::can_pay(cost, &self.players[p as usize].pool, sources)
     }
 
-    /// Whether the permanent in `s` is an untapped one `p` controls and can tap for mana now
-    /// (CR 605): one [`Game::mana_sources_iter`] lists, if it would make any mana. Always
-    /// inlined: its callers loop over the battlefield, where a call per permanent costs more
-    /// than the test.
+    /// What the permanent in `s` gives `p` toward a cost now, if it is an untapped mana source
+    /// `p` controls and can tap (CR 605): the types its ability makes, and how much per tap.
+    /// Always inlined: its callers loop over the battlefield, where a call per permanent costs
+    /// more than the test.
     #[inline(always)]
-    pub(crate) fn untapped_mana_source(&self, p: u8, s: u32) -> bool {
+    pub(crate) fn mana_source_at(&self, p: u8, s: u32) -> Option<(&[ManaType], u32)> {
         let o = &self.objects[s as usize];
         // Only a creature can be summoning sick (CR 302.6): most sources are lands.
-        o.controller == p && !o.tapped && o.flags & Object::HAS_MANA != 0 && (o.flags & Object::CREATURE_OR_PLANESWALKER == 0 || !self.sick_creature(s))
+        if o.controller != p || o.tapped || o.flags & Object::HAS_MANA == 0 || (o.flags & Object::CREATURE_OR_PLANESWALKER != 0 && self.sick_creature(s)) {
+            return None;
+        }
+        // A source that would make no mana now (Everflowing Chalice without counters) can
+        // still be tapped, but pays for nothing.
+        self.mana_ability(s).filter(|&(_, amount)| amount > 0)
     }
 
     pub(crate) fn mana_sources_iter(&self, p: u8) -> impl Iterator<Item = ManaSource> + Clone + '_ {
-        self.battlefield
-            .iter()
-            .filter(move |&&s| self.untapped_mana_source(p, s))
-            // A source that would make no mana now (Everflowing Chalice without counters) can
-            // still be tapped, but pays for nothing.
-            .filter_map(move |&s| {
-                self.mana_ability(s).filter(|&(_, amount)| amount > 0).map(|(options, amount)| ManaSource {
-                    id: self.id_of(s).0,
-                    options: options.iter().copied().collect(),
-                    amount,
-                })
-            })
+        self.battlefield.iter().filter_map(move |&s| {
+            let (options, amount) = self.mana_source_at(p, s)?;
+            Some(ManaSource { id: self.id_of(s).0, options: options.iter().copied().collect(), amount })
+        })
     }
 
     /// What the static abilities of `p`'s permanents do to the cost of a spell `p` casts, in

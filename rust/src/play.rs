@@ -274,11 +274,9 @@ impl Game {
         // loop over the battlefield costs less than that iterator's).
         let mut count = crate::payment::SupplyCount::new(&self.players[p as usize].pool);
         for &s in &self.battlefield {
-            if !self.untapped_mana_source(p, s) {
-                continue;
+            if let Some((types, amount)) = self.mana_source_at(p, s) {
+                count.add(types.iter().copied().collect(), amount);
             }
-            let Some((types, amount)) = self.mana_ability(s).filter(|&(_, amount)| amount > 0) else { continue };
-            count.add(types.iter().copied().collect(), amount);
         }
         let (total, by_type) = count.finish();
         Supply { most: (!reduces).then(|| total.min(u32::MAX as u64) as u32), by_type, plain_costs: !changes }
