@@ -382,26 +382,49 @@ impl Game {
         if self.answers_itself(p, crate::policy::Policy::Goldfish) {
             let action = self.goldfish_action(p, |_| true);
             if action == PriorityAction::Pass && self.unattended_and_settled() {
-                let last = self.passes as usize + 1 >= self.live_players();
-                if !last {
-                    // What a priority frame would do here, without the frame: the player passes
-                    // and priority moves on (CR 117.3d); nothing changed, so nothing else applies.
-                    self.output.clear();
-                    self.pass_by(p);
-                    return Ok(Progress::Done(Vec::new()));
-                }
-                if self.stack.is_empty() {
-                    // The last pass with an empty stack: the step ends (CR 117.4, 500.2). The
-                    // priority frame would only wait beneath the next step's work, which casts
-                    // nothing and so never fails back to it.
-                    self.pass_by(p);
-                    return self.end_step();
-                }
+                return self.pass_unattended(p);
             }
             // Worked out once: the frame takes it as chosen.
             proc = Some(Box::new(PriorityProc { chosen: Some(action), ..PriorityProc::new() }));
         }
         self.perform(Frame::Priority(proc.unwrap_or_else(|| Box::new(PriorityProc::new()))))
+    }
+
+    /// Unattended, `p` passes, and so does each goldfish after them that would just pass,
+    /// without a frame: priority moves on and nothing else changes (CR 117.3d). When the last
+    /// player passes with an empty stack the step ends (CR 117.4, 500.2), and if the next is a
+    /// step of the same turn with no turn-based action, where everyone would just pass again,
+    /// it is passed through the same way. None of this changes what a simulation's conditions
+    /// look at (a quiet step's beginning empties mana pools and triggers abilities, which stop
+    /// the run), so the caller checks them once, after. A pass with an object on the stack
+    /// resolves it through a priority frame.
+    fn pass_unattended(&mut self, mut p: u8) -> Result<Progress> {
+        let turn = self.turn;
+        loop {
+            let last = self.passes as usize + 1 >= self.live_players();
+            if !last {
+                self.output.clear();
+                self.pass_by(p);
+                let next = self.priority.expect("passed to the next player");
+                if !self.goldfish_just_passes(next) {
+                    return Ok(Progress::Done(Vec::new()));
+                }
+                p = next;
+                continue;
+            }
+            if !self.stack.is_empty() {
+                let chosen = Some(PriorityAction::Pass);
+                return self.perform(Frame::Priority(Box::new(PriorityProc { chosen, ..PriorityProc::new() })));
+            }
+            // The priority frame would only wait beneath the next step's work, which casts
+            // nothing and so never fails back to it.
+            self.pass_by(p);
+            let progress = self.end_step()?;
+            match self.priority {
+                Some(next) if self.turn == turn && self.step.begins_quietly() && self.unattended_and_settled() && self.goldfish_just_passes(next) => p = next,
+                _ => return Ok(progress),
+            }
+        }
     }
 
     /// An unattended run with no work in progress, the game going on, no trigger waiting to go

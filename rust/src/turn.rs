@@ -93,6 +93,15 @@ impl Step {
         matches!(self, Step::PrecombatMain | Step::PostcombatMain)
     }
 
+    /// A step with no turn-based action (unlike the untap, draw, declaring attackers, combat
+    /// damage and cleanup: CR 502, 504.1, 508.1, 510.2, 514): its beginning only empties mana
+    /// pools and triggers abilities. (The precombat main's, lore counters on Sagas, CR 505.4,
+    /// has no card in the engine yet.) Listed rather than excluded, so a step that gains one
+    /// is left out.
+    pub(crate) fn begins_quietly(self) -> bool {
+        matches!(self, Step::Upkeep | Step::PrecombatMain | Step::BeginCombat | Step::EndCombat | Step::PostcombatMain | Step::End)
+    }
+
     /// The step after this one within a turn; `None` after cleanup.
     fn next(self) -> Option<Step> {
         Step::ALL.get(self as usize + 1).copied()
@@ -260,14 +269,10 @@ impl Game {
             let done = AdvanceProc::new().step(g);
             debug_assert!(matches!(done, FrameStep::Done), "an advance pushes the work it waits for");
             // Unattended, the state-based actions were checked as the pass began, finding
-            // nothing (CR 117.5). The steps listed have no turn-based action (unlike the draw,
-            // declaring attackers, combat damage and cleanup: CR 504.1, 508.1, 510.2, 514), so
-            // their beginning changes nothing the check looks at — it empties mana pools and
-            // triggers abilities, which wait — and the check before the next priority is
-            // skipped. (The precombat main's, lore counters on Sagas, CR 505.4, has no card in
-            // the engine yet.) Listed rather than excluded, so a step that gains one is checked.
-            let quiet_step = matches!(g.step, Step::Upkeep | Step::PrecombatMain | Step::BeginCombat | Step::EndCombat | Step::PostcombatMain | Step::End);
-            g.quiet_pass = g.unattended && !g.unchecked_setup && g.turn == turn && quiet_step;
+            // nothing (CR 117.5). A step with no turn-based action changes nothing the check
+            // looks at as it begins — it empties mana pools and triggers abilities, which
+            // wait — so the check before the next priority is skipped.
+            g.quiet_pass = g.unattended && !g.unchecked_setup && g.turn == turn && g.step.begins_quietly();
         })
     }
 
@@ -468,5 +473,71 @@ mod unattended_tests {
         }
         assert_eq!((g.turn, g.step), (5, Step::Draw)); // the last card drawn on turn 3
         assert_eq!(g.outcome().unwrap().losers, vec![(0, LossReason::EmptyLibrary)]);
+    }
+
+    /// The example decks' lists (`mtgsim.EXAMPLE_DECKS`).
+    fn example_decks() -> Vec<Vec<String>> {
+        let list = |parts: &[(&str, usize)]| parts.iter().flat_map(|&(n, k)| std::iter::repeat_n(n.to_string(), k)).collect();
+        vec![
+            list(&[
+                ("Island", 20),
+                ("Swamp", 4),
+                ("Fractured Sanity", 4),
+                ("Glimpse the Unthinkable", 4),
+                ("Maddening Cacophony", 4),
+                ("Lórien Revealed", 4),
+                ("Joint Exploration", 4),
+                ("Monstrous War-Leech", 4),
+                ("Ruin Crab", 4),
+                ("Bruvac the Grandiloquent", 2),
+                ("Jace, Wielder of Mysteries", 2),
+                ("Street Wraith", 4),
+            ]),
+            list(&[
+                ("Forest", 12),
+                ("Plains", 12),
+                ("Grizzly Bears", 8),
+                ("Savannah Lions", 8),
+                ("Joraga Warcaller", 8),
+                ("Hill Giant", 4),
+                ("Walking Corpse", 4),
+                ("Ornithopter", 4),
+            ]),
+        ]
+    }
+
+    // Unattended, goldfish passes are made without frames, several to a call, through steps
+    // where everyone just passes; the games are the ones the frames play, action for action.
+    #[test]
+    fn unattended_goldfish_games_are_the_games_played_through_frames() {
+        let decks = example_decks();
+        for seed in 0..60 {
+            let mut games = [true, false].map(|unattended| {
+                let mut g = Game::from_decks_played_by(&decks, seed, &Setup::default(), CardDb::builtin(), &[Policy::Goldfish, Policy::Goldfish]).unwrap();
+                g.set_recording(false);
+                g.unattended = unattended;
+                g.check_state_based_actions();
+                g
+            });
+            // Turn by turn, each game is where the other is.
+            while !games[1].is_over() && games[1].turn < 40 {
+                let turn = games[1].turn + 1;
+                for g in &mut games {
+                    while !(g.is_over() || (g.turn == turn && g.step == Step::Upkeep)) {
+                        g.play_one().unwrap();
+                    }
+                }
+                let seen = games.each_ref().map(|g| {
+                    (
+                        g.turn,
+                        g.step,
+                        g.outcome().cloned(),
+                        g.players.iter().map(|p| (p.life, p.hand.len(), p.library.len(), p.graveyard.len())).collect::<Vec<_>>(),
+                        g.battlefield.len(),
+                    )
+                });
+                assert_eq!(seen[0], seen[1], "seed {seed}");
+            }
+        }
     }
 }
