@@ -372,59 +372,49 @@ impl Game {
     }
 
     /// The player with priority takes one action chosen by their policy (or stops the game
-    /// with the decision pending).
+    /// with the decision pending). In unattended play, goldfish passes that change nothing a
+    /// simulation's conditions look at are made in the same call, up to and with the next
+    /// action that may.
     pub fn play_one(&mut self) -> Result<Progress> {
         self.ensure_idle()?;
-        let Some(p) = self.priority else {
+        let Some(mut p) = self.priority else {
             return Err(invalid("nobody has priority, so the game can't go on from here"));
         };
-        let mut proc = None;
-        if self.answers_itself(p, crate::policy::Policy::Goldfish) {
-            let action = self.goldfish_action(p, |_| true);
-            if action == PriorityAction::Pass && self.unattended_and_settled() {
-                return self.pass_unattended(p);
-            }
-            // Worked out once: the frame takes it as chosen.
-            proc = Some(Box::new(PriorityProc { chosen: Some(action), ..PriorityProc::new() }));
-        }
-        self.perform(Frame::Priority(proc.unwrap_or_else(|| Box::new(PriorityProc::new()))))
-    }
-
-    /// Unattended, `p` passes, and so does each goldfish after them that would just pass,
-    /// without a frame: priority moves on and nothing else changes (CR 117.3d). When the last
-    /// player passes with an empty stack the step ends (CR 117.4, 500.2), and if the next is a
-    /// step of the same turn with no turn-based action, where everyone would just pass again,
-    /// it is passed through the same way. None of this changes what a simulation's conditions
-    /// look at (a quiet step's beginning empties mana pools and triggers abilities, which stop
-    /// the run), so the caller checks them once, after. A pass with an object on the stack
-    /// resolves it through a priority frame.
-    fn pass_unattended(&mut self, mut p: u8) -> Result<Progress> {
         let turn = self.turn;
-        loop {
+        while self.answers_itself(p, crate::policy::Policy::Goldfish) {
+            let action = self.goldfish_action(p, |_| true);
+            if action != PriorityAction::Pass || !self.unattended_and_settled() {
+                // Worked out once: the frame takes it as chosen.
+                return self.perform(Frame::Priority(Box::new(PriorityProc { chosen: Some(action), ..PriorityProc::new() })));
+            }
+            // Unattended, a goldfish's pass is made without a frame, and play goes on until
+            // something a simulation's conditions could see may change: priority moves on and
+            // nothing else changes (CR 117.3d); when the last player passes with an empty stack
+            // the step ends (CR 117.4, 500.2), and a next step of the same turn with no
+            // turn-based action only empties mana pools and triggers abilities (which stop
+            // this). So the caller checks its conditions once, after, seeing what it would
+            // have seen before each of these passes.
             let last = self.passes as usize + 1 >= self.live_players();
             if !last {
                 self.output.clear();
                 self.pass_by(p);
-                let next = self.priority.expect("passed to the next player");
-                if !self.goldfish_just_passes(next) {
-                    return Ok(Progress::Done(Vec::new()));
-                }
-                p = next;
+                p = self.priority.expect("passed to the next player");
                 continue;
             }
             if !self.stack.is_empty() {
-                let chosen = Some(PriorityAction::Pass);
-                return self.perform(Frame::Priority(Box::new(PriorityProc { chosen, ..PriorityProc::new() })));
+                // The top of the stack resolves under the priority frame.
+                return self.perform(Frame::Priority(Box::new(PriorityProc { chosen: Some(action), ..PriorityProc::new() })));
             }
             // The priority frame would only wait beneath the next step's work, which casts
             // nothing and so never fails back to it.
             self.pass_by(p);
             let progress = self.end_step()?;
             match self.priority {
-                Some(next) if self.turn == turn && self.step.begins_quietly() && self.unattended_and_settled() && self.goldfish_just_passes(next) => p = next,
+                Some(next) if progress != Progress::Paused && self.turn == turn && self.step.begins_quietly() && self.unattended_and_settled() => p = next,
                 _ => return Ok(progress),
             }
         }
+        self.perform(Frame::Priority(Box::new(PriorityProc::new())))
     }
 
     /// An unattended run with no work in progress, the game going on, no trigger waiting to go

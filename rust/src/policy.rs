@@ -180,14 +180,6 @@ impl Clone for Seat {
 }
 
 impl crate::game::Game {
-    /// Whether `p` is a goldfish answering for itself that would pass now without looking at
-    /// any action: outside its sorcery timing, with nothing it could cast (the first thing
-    /// [`Game::goldfish_action`] settles).
-    pub(crate) fn goldfish_just_passes(&self, p: u8) -> bool {
-        let sorcery_time = self.step.is_main() && self.active == p && self.stack.is_empty();
-        self.answers_itself(p, Policy::Goldfish) && !sorcery_time && self.nothing_to_cast_outside_sorcery_timing(p)
-    }
-
     /// The goldfish's priority action (see [`Policy::Goldfish`]), among those `allowed`.
     pub(crate) fn goldfish_action(&self, p: u8, allowed: impl Fn(&PriorityAction) -> bool) -> PriorityAction {
         let hand = &self.players[p as usize].hand;
