@@ -398,11 +398,19 @@ impl CastProc {
 
     fn cost_to_pay(&self, g: &Game, kicks: &[u32], x: u32) -> CostToPay {
         let def = &g.defs[self.def as usize];
+        let life_available = g.players[self.caster as usize].life as i64;
+        // Cast for its mana cost with no modes, no kicks, X as 0 and no increase or reduction:
+        // nothing is added or changed (CR 601.2f), so the total is the definition's plain cost.
+        if self.base == BaseCost::ManaCost && def.rules.modes.is_empty() && x == 0 && self.increase == 0 && self.reduction == 0 && kicks.iter().all(|&n| n == 0) {
+            if let Some(symbols) = &def.plain_cost {
+                return CostToPay { symbols: symbols.clone(), x: 0, life_available };
+            }
+        }
         let kickers = def.rules.kicker.iter().chain(&self.granted);
         let chosen = def.rules.modes.iter().enumerate().filter(|(m, _)| self.modes & (1 << m) != 0).filter_map(|(_, mode)| mode.cost.as_ref());
         let base = with_mode_costs(self.base.symbols(def), chosen);
         let symbols = total_cost(&base, kickers, kicks, x, self.increase, self.reduction);
-        CostToPay { symbols, x: 0, life_available: g.players[self.caster as usize].life as i64 }
+        CostToPay { symbols, x: 0, life_available }
     }
 
     fn ask(mut self: Box<Self>, purpose: Purpose, choice: Choice) -> Step {
@@ -462,10 +470,12 @@ impl CastProc {
                         }
                     }
                     // Offer only what can be paid along with what is already announced.
+                    // The game's reused buffer: listing the sources allocates nothing.
+                    let mut sources = std::mem::take(&mut g.source_buf);
+                    g.fill_mana_sources(self.caster, &mut sources);
                     let kicker = self.kicker(g, i).expect("i < kicker_count");
                     let multi = kicker.multi;
                     let cap = if multi { MAX_ANNOUNCED } else { 1 };
-                    let sources = g.mana_sources(self.caster);
                     let pool = &g.players[self.caster as usize].pool;
                     let base = self.cost_to_pay(g, &self.kicks, 0);
                     let mut max = max_affordable(&base, kicker.cost.symbols(), pool, &sources, cap);
@@ -482,6 +492,7 @@ impl CastProc {
                             max += 1;
                         }
                     }
+                    g.source_buf = sources;
                     let index = i as u8;
                     if max == 0 {
                         self.kicks.push(0);
@@ -505,7 +516,8 @@ impl CastProc {
                     } else if let Some(x) = self.opts.x {
                         self.x = x;
                     } else {
-                        let sources = g.mana_sources(self.caster);
+                        let mut sources = std::mem::take(&mut g.source_buf);
+                        g.fill_mana_sources(self.caster, &mut sources);
                         let pool = &g.players[self.caster as usize].pool;
                         let base = self.cost_to_pay(g, &self.kicks, 0);
                         // Each X in the total cost (the mana cost's, and a paid kicker's each time
@@ -516,6 +528,7 @@ impl CastProc {
                         while self.reduction > 0 && max < MAX_ANNOUNCED && crate::payment::solve(&self.cost_to_pay(g, &self.kicks, max + 1), pool, &sources).is_some() {
                             max += 1;
                         }
+                        g.source_buf = sources;
                         return self.ask(Purpose::ChooseX, Choice::Number { min: 0, max });
                     }
                     self.stage = Stage::Targets(0);
