@@ -403,7 +403,7 @@ impl CastProc {
         // nothing is added or changed (CR 601.2f), so the total is the definition's plain cost.
         if self.base == BaseCost::ManaCost && def.rules.modes.is_empty() && x == 0 && self.increase == 0 && self.reduction == 0 && kicks.iter().all(|&n| n == 0) {
             if let Some(symbols) = &def.plain_cost {
-                return CostToPay { symbols: symbols.clone(), x: 0, life_available };
+                return CostToPay { symbols: crate::payment::Symbols::from_slice(symbols), x: 0, life_available };
             }
         }
         let kickers = def.rules.kicker.iter().chain(&self.granted);
