@@ -402,13 +402,17 @@ impl EffectProc {
                     }
                 }
                 // Simultaneous: each amount is read before anyone mills (CR 101.4).
-                let amounts: Vec<(u8, u32)> = players.into_iter().map(|p| (p, self.amount(g, count, p))).collect();
+                let amounts: smallvec::SmallVec<[(u8, u32); 4]> = players.into_iter().map(|p| (p, self.amount(g, count, p))).collect();
                 let orders = std::mem::take(&mut self.mill_orders);
                 for (p, n) in amounts {
                     let order = orders.iter().find(|(q, _)| *q == p).map(|(_, o)| o.as_slice()).unwrap_or(&[]);
                     let n = if g.statics_in_play() { g.milled_count(p, n, order) } else { n };
                     let milled = g.mill_cards(p, n);
-                    self.ctx.milled.extend(milled);
+                    if self.ctx.milled.is_empty() {
+                        self.ctx.milled = milled; // the same list, not copied
+                    } else {
+                        self.ctx.milled.extend(milled);
+                    }
                 }
                 None
             }
@@ -714,7 +718,12 @@ impl EffectProc {
         let mut v: Players = match *who {
             // One player: nothing to order.
             Who::You => return if g.players[c as usize].lost.is_none() { smallvec::smallvec![c] } else { Players::new() },
-            Who::EachOpponent => return g.opponents_of(c).into_iter().collect(),
+            // What `opponents_of` lists, without its list on the heap.
+            Who::EachOpponent => {
+                let mut v: Players = (0..g.players.len() as u8).filter(|&p| p != c && g.players[p as usize].lost.is_none()).collect();
+                g.apnap(&mut v);
+                return v;
+            }
             Who::EachPlayer => (0..g.players.len() as u8).filter(|&p| g.players[p as usize].lost.is_none()).collect(),
             Who::TriggeringController => self.ctx.triggering_controller.into_iter().collect(),
             Who::Target(i) => self
