@@ -123,11 +123,44 @@ impl Game {
                 return;
             }
         }
+        // A player (or opponent) target is never an object: `target_is_legal` says no to each.
+        if matches!(spec.kind, TargetKind::Player | TargetKind::Opponent) {
+            return;
+        }
         let zone = if spec.kind == TargetKind::Spell { &self.stack } else { &self.battlefield };
         for &slot in zone.iter().rev() {
             let t = TargetRef::Object(self.id_of(slot));
             if self.target_is_legal(spec, t, controller, source) && visit(t) {
                 return;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::card::CardDb;
+    use crate::game::Game;
+    use crate::rules::TargetSpec;
+    use crate::target::TargetRef;
+    use crate::zone::{Position, ZoneKind};
+
+    #[test]
+    fn options_are_every_legal_player_then_object() {
+        // CR 115.1, 601.2c: the options offered are exactly the players and objects
+        // `target_is_legal` accepts, for every kind of target, with permanents on both sides.
+        let db = CardDb::builtin();
+        let mut g = Game::new(2, 1).unwrap();
+        for p in 0..2 {
+            g.add_cards(p, ZoneKind::Battlefield, &["Island", "Grizzly Bears", "Ornithopter"], Position::Top, db).unwrap();
+        }
+        for kind in ["spell", "player", "opponent", "creature", "permanent", "any"] {
+            let spec: TargetSpec = serde_json::from_value(serde_json::json!({ "kind": kind })).unwrap();
+            for controller in 0..2u8 {
+                let players = (0..2u8).map(TargetRef::Player);
+                let objects = g.battlefield.iter().chain(&g.stack).rev().map(|&s| TargetRef::Object(g.id_of(s)));
+                let expected: Vec<TargetRef> = players.chain(objects).filter(|&t| g.target_is_legal(&spec, t, controller, None)).collect();
+                assert_eq!(g.target_options(&spec, controller, None), expected, "{kind} for player {controller}");
             }
         }
     }
