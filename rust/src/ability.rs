@@ -208,12 +208,36 @@ impl Game {
     /// Whether the mana part of the cost (with X = 0) can be paid from `p`'s pool and untapped
     /// sources (not counting the source itself if the cost taps or untaps it).
     fn ability_mana_payable(&self, p: u8, slot: u32, a: &ActivatedAbility) -> bool {
-        let to_pay = self.ability_mana(p, a, 0);
-        if to_pay.symbols.is_empty() {
-            return true;
+        // A cost of generic mana only (the printed one when nothing could reduce it, else the
+        // cost worked out) is paid by mana of any type (CR 107.4b), so it can be paid exactly
+        // when the pool and the sources make that much in all: what `can_pay` finds, without
+        // counting by type. Sources are added up only until there is enough.
+        let n = match self.generic_only(a, 0) {
+            Some(n) => n,
+            None => {
+                let to_pay = self.ability_mana(p, a, 0);
+                let generic = to_pay.symbols.iter().try_fold(0u64, |n, s| if let ManaSymbol::Generic(g) = *s { Some(n + u64::from(g)) } else { None });
+                match generic {
+                    Some(n) => n,
+                    None => {
+                        let except = (a.cost.tap || a.cost.untap).then(|| self.id_of(slot).0);
+                        return self.can_pay_mana(p, &to_pay, except);
+                    }
+                }
+            }
+        };
+        let except = (a.cost.tap || a.cost.untap).then_some(slot);
+        let mut total = self.players[p as usize].pool.total();
+        for &s in &self.battlefield {
+            if total >= n {
+                break;
+            }
+            if Some(s) != except {
+                // A source whose ability names no type makes nothing that pays.
+                total += self.mana_source_at(p, s).filter(|(types, _)| !types.is_empty()).map_or(0, |(_, amount)| u64::from(amount));
+            }
         }
-        let except = (a.cost.tap || a.cost.untap).then(|| self.id_of(slot).0);
-        self.can_pay_mana(p, &to_pay, except)
+        total >= n
     }
 
     /// Whether `p` may begin to activate this ability of the object in `slot` now.
@@ -699,5 +723,41 @@ impl Game {
         self.log.push_with(|| Event::AbilityActivated { player: p, source, ability: ability_id, cycling });
         self.priority_to(p);
         ability_id
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::card::CardDb;
+    use crate::game::Game;
+    use crate::zone::{Position, ZoneKind};
+
+    #[test]
+    fn mana_payability_counts_as_the_solver_decides() {
+        // CR 107.4b, 601.2g-h via 602.2b: whether an ability's mana can be paid, as the
+        // counting shortcut decides it, is what the general test finds, for every built-in
+        // ability, in hand and on the battlefield, with none to several lands untapped.
+        let db = CardDb::builtin();
+        let names: Vec<String> = db.iter().filter(|d| !d.token && !d.rules.activated.is_empty()).map(|d| d.name.to_string()).collect();
+        assert!(!names.is_empty());
+        for lands in 0..4 {
+            let mut g = Game::new(2, 1).unwrap();
+            let islands = g.add_cards(0, ZoneKind::Battlefield, &["Island", "Forest", "Island"], Position::Top, db).unwrap();
+            for (i, &land) in islands.iter().enumerate() {
+                g.set_tapped(land, i >= lands).unwrap();
+            }
+            for name in &names {
+                for zone in [ZoneKind::Hand, ZoneKind::Battlefield] {
+                    let card = g.add_cards(0, zone, &[name.as_str()], Position::Top, db).unwrap()[0];
+                    let slot = card.slot();
+                    for a in &g.def_of_slot(slot).rules.activated {
+                        let to_pay = g.ability_mana(0, a, 0);
+                        let except = (a.cost.tap || a.cost.untap).then(|| g.id_of(slot).0);
+                        let expected = to_pay.symbols.is_empty() || g.can_pay_mana(0, &to_pay, except);
+                        assert_eq!(g.ability_mana_payable(0, slot, a), expected, "{name} in {zone:?} with {lands} untapped");
+                    }
+                }
+            }
+        }
     }
 }
