@@ -477,8 +477,16 @@ impl CastProc {
                     let multi = kicker.multi;
                     let cap = if multi { MAX_ANNOUNCED } else { 1 };
                     let pool = &g.players[self.caster as usize].pool;
-                    let base = self.cost_to_pay(g, &self.kicks, 0);
-                    let mut max = max_affordable(&base, kicker.cost.symbols(), pool, &sources, cap);
+                    let mut base = self.cost_to_pay(g, &self.kicks, 0);
+                    let mut max = if multi {
+                        max_affordable(&base, kicker.cost.symbols(), pool, &sources, cap)
+                    } else {
+                        // Paid once at most: `max_affordable` answers 1 exactly when the cost with
+                        // the kick can be paid (which needs the cost without it payable, and as
+                        // much mana or life as the kick takes), so only that is asked.
+                        base.symbols.extend_from_slice(kicker.cost.symbols());
+                        u32::from(crate::payment::can_pay(&base, pool, sources.iter().cloned()))
+                    };
                     if self.reduction > 0 {
                         // What of a reduction the rest of the cost's generic part can't use
                         // reduces the kicker's (CR 601.2f): count on while the total is payable.

@@ -2304,6 +2304,21 @@ mod tests {
         }
     }
 
+    #[test]
+    fn one_kick_is_affordable_when_the_cost_with_it_can_be_paid() {
+        // CR 702.33c: an ordinary kicker is paid at most once, and the cast asks only whether
+        // the cost with it can be paid; that must be what max_affordable answers with cap 1.
+        let mut rng = Rng::new(1701);
+        for _ in 0..3000 {
+            let (base, start, sources) = random_instance(&mut rng);
+            let (kick, _, _) = random_instance(&mut rng);
+            let kick = &kick.symbols[..kick.symbols.len().min(2)];
+            let mut with = base.clone();
+            with.symbols.extend_from_slice(kick);
+            assert_eq!(max_affordable(&base, kick, &start, &sources, 1), u32::from(can_pay(&with, &start, sources.iter().cloned())), "{base} + {kick:?}");
+        }
+    }
+
     /// The old way of settling a payment: list every split of the `{2/C}` symbols, sorted,
     /// and try greedy and exact builds on each in turn. The oracle for [`settle`].
     fn settle_old(
