@@ -421,6 +421,12 @@ impl Game {
             return None;
         }
         let generic = self.generic_only(&self.def_of_slot(slot).rules.activated[index as usize], x)?;
+        if generic == 0 {
+            // Nothing to pay: no source is tapped, whatever sources there are (what `solve` finds
+            // for a cost of nothing from an empty pool), so none is looked at.
+            let none = crate::payment::ManaPool::new();
+            return Some(crate::payment::Payment { taps: crate::payment::Taps::new(), from_pool: none, life: 0, leftover: none, spent: none });
+        }
         crate::payment::solve_generic(generic, self.payment_sources(p, slot, index, sacrifice)).flatten()
     }
 

@@ -2319,6 +2319,21 @@ mod tests {
         }
     }
 
+    #[test]
+    fn nothing_to_pay_taps_nothing() {
+        // CR 118.5: a cost of nothing is paid without tapping anything, whatever the sources
+        // (single- or several-typed, none making mana), from an empty pool.
+        let mut rng = Rng::new(4242);
+        let none = ManaPool::new();
+        let nothing = Payment { taps: Taps::new(), from_pool: none, life: 0, leftover: none, spent: none };
+        for _ in 0..2000 {
+            let (_, _, sources) = random_instance(&mut rng);
+            for symbols in [vec![], vec![ManaSymbol::Generic(0)], vec![ManaSymbol::X]] {
+                assert_eq!(solve(&CostToPay::new(symbols, 0, 20), &none, &sources), Some(nothing.clone()), "{sources:?}");
+            }
+        }
+    }
+
     /// The old way of settling a payment: list every split of the `{2/C}` symbols, sorted,
     /// and try greedy and exact builds on each in turn. The oracle for [`settle`].
     fn settle_old(
