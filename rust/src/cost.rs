@@ -65,7 +65,7 @@ impl Game {
 
     /// What the permanent in `s` gives `p` toward a cost now, if it is an untapped mana source
     /// `p` controls and can tap (CR 605): the types its ability makes, and how much per tap.
-    /// Always inlined: its callers loop over the battlefield, where a call per permanent costs
+    /// Always inlined: its callers loop over the mana sources, where a call per permanent costs
     /// more than the test.
     #[inline(always)]
     pub(crate) fn mana_source_at(&self, p: u8, s: u32) -> Option<(&[ManaType], u32)> {
@@ -80,7 +80,8 @@ impl Game {
     }
 
     pub(crate) fn mana_sources_iter(&self, p: u8) -> impl Iterator<Item = ManaSource> + Clone + '_ {
-        self.battlefield.iter().filter_map(move |&s| {
+        // The permanents with a mana ability, in battlefield order (the order payments use).
+        self.indexed.mana.iter().filter_map(move |&s| {
             let (options, amount) = self.mana_source_at(p, s)?;
             Some(ManaSource { id: self.id_of(s).0, options: options.iter().copied().collect(), amount })
         })

@@ -218,8 +218,8 @@ impl Default for Setup {
 }
 
 /// The permanents on the battlefield that the hot scans look for, each list in battlefield
-/// order (the order triggers are queued and state-based actions apply in). Most permanents
-/// are lands with nothing but a mana ability, which none of these scans needs to visit.
+/// order (the order triggers are queued, state-based actions apply and payments tap in). Most
+/// permanents are lands with nothing but a mana ability, which only the mana scans visit.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub(crate) struct BattlefieldIndex {
     /// Creatures and planeswalkers, by their printed types (state-based actions).
@@ -234,6 +234,8 @@ pub(crate) struct BattlefieldIndex {
     /// Creatures and planeswalkers that aren't [`Object::STURDY`]: those state-based actions
     /// must look at even when no damage, counter or effect could have changed them.
     pub fragile: IndexList,
+    /// Permanents with a mana ability (what paying and counting mana look over).
+    pub mana: IndexList,
 }
 
 /// Inline up to a typical battlefield's worth, so that cloning a game allocates nothing more
@@ -248,6 +250,7 @@ impl Clone for BattlefieldIndex {
             statics: self.statics.clone(),
             activated: self.activated.clone(),
             fragile: self.fragile.clone(),
+            mana: self.mana.clone(),
         }
     }
 
@@ -259,6 +262,7 @@ impl Clone for BattlefieldIndex {
             (&mut self.statics, &src.statics),
             (&mut self.activated, &src.activated),
             (&mut self.fragile, &src.fragile),
+            (&mut self.mana, &src.mana),
         ] {
             to.clear();
             to.extend_from_slice(from);
@@ -273,6 +277,7 @@ impl BattlefieldIndex {
         self.statics.clear();
         self.activated.clear();
         self.fragile.clear();
+        self.mana.clear();
         for &s in battlefield {
             self.push(s, objects[s as usize].flags);
         }
@@ -314,6 +319,9 @@ impl BattlefieldIndex {
         }
         if flags & Object::ACTIVATED != 0 {
             f(&mut self.activated);
+        }
+        if flags & Object::HAS_MANA != 0 {
+            f(&mut self.mana);
         }
     }
 }

@@ -271,9 +271,9 @@ impl Game {
             changes |= crate::cost::changes_spell_costs(st);
         });
         // Counted from what `mana_sources_iter` lists, without building each source (a plain
-        // loop over the battlefield costs less than that iterator's).
+        // loop over the permanents with a mana ability costs less than that iterator's).
         let mut count = crate::payment::SupplyCount::new(&self.players[p as usize].pool);
-        for &s in &self.battlefield {
+        for &s in &self.indexed.mana {
             if let Some((types, amount)) = self.mana_source_at(p, s) {
                 count.add(types.iter().copied().collect(), amount);
             }
