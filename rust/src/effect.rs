@@ -394,8 +394,7 @@ impl EffectProc {
                         if self.mill_orders.iter().any(|(q, _)| *q == p) || g.players[p as usize].library.is_empty() || self.amount(g, count, p) == 0 {
                             continue;
                         }
-                        let changes = g.mill_changes(p);
-                        if let Some(d) = g.mill_order_decision(p, &changes) {
+                        if let Some(d) = g.mill_order_question(p) {
                             self.mill_orders.push((p, Vec::new()));
                             return Some(Pending::Ask(d));
                         }

@@ -73,14 +73,15 @@ impl Game {
     /// The mill replacements that apply to `p` milling (each from a permanent an opponent of
     /// `p` controls), in timestamp order.
     pub(crate) fn mill_changes(&self, p: u8) -> Vec<MillChange> {
-        self.statics()
-            .filter_map(|(s, st)| match st {
-                StaticAbility::OpponentMillsMore { times, plus } if self.objects[s as usize].controller != p => {
-                    Some(MillChange { source: self.id_of(s), times: *times, plus: *plus })
-                }
-                _ => None,
-            })
-            .collect()
+        self.mill_changes_iter(p).collect()
+    }
+
+    /// [`Game::mill_changes`] one by one, without a list.
+    fn mill_changes_iter(&self, p: u8) -> impl Iterator<Item = MillChange> + '_ {
+        self.statics().filter_map(move |(s, st)| match st {
+            StaticAbility::OpponentMillsMore { times, plus } if self.objects[s as usize].controller != p => Some(MillChange { source: self.id_of(s), times: *times, plus: *plus }),
+            _ => None,
+        })
     }
 
     /// The decision for the order of the mill replacements (CR 616.1: the affected player
@@ -90,15 +91,32 @@ impl Game {
         differ.then(|| Decision { player: p, purpose: Purpose::OrderReplacements, choice: Choice::Order { options: changes.iter().map(|c| c.source).collect() } })
     }
 
+    /// [`Game::mill_order_decision`] for `p`'s mill replacements, their list built only when
+    /// the order can matter: when they all change the count alike (usually one, or none), no
+    /// order is asked and nothing is allocated.
+    pub(crate) fn mill_order_question(&self, p: u8) -> Option<Decision> {
+        let mut changes = self.mill_changes_iter(p);
+        let first = changes.next()?;
+        if changes.all(|c| (c.times, c.plus) == (first.times, first.plus)) {
+            return None; // no two next to each other differ, as mill_order_decision would find
+        }
+        self.mill_order_decision(p, &self.mill_changes(p))
+    }
+
     /// How many cards `p` mills when an effect says `n`, the replacements applied in `order`
     /// (ids of their sources; any not listed in timestamp order after).
     pub(crate) fn milled_count(&self, p: u8, n: u32, order: &[ObjId]) -> u32 {
         if n == 0 {
             return 0; // "would mill one or more cards"
         }
+        let apply = |n: u32, c: MillChange| n.saturating_mul(c.times).saturating_add(c.plus).min(crate::game::MAX_COUNT as u32);
+        if order.is_empty() {
+            // Nothing ordered: timestamp order, which the stable sort below keeps.
+            return self.mill_changes_iter(p).fold(n, apply);
+        }
         let mut changes = self.mill_changes(p);
         changes.sort_by_key(|c| order.iter().position(|&o| o == c.source).unwrap_or(usize::MAX));
-        changes.iter().fold(n, |n, c| n.saturating_mul(c.times).saturating_add(c.plus).min(crate::game::MAX_COUNT as u32))
+        changes.into_iter().fold(n, apply)
     }
 
     /// "If you would draw a card while your library has no cards in it, you win the game
@@ -126,5 +144,39 @@ impl Game {
     pub(crate) fn max_hand_size(&self, p: u8) -> Option<usize> {
         let none = self.static_sources(p).any(|s| self.def_of_slot(s).rules.statics.iter().any(|st| matches!(st, StaticAbility::NoMaximumHandSize)));
         (!none).then_some(7)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{CardDb, Game, Position, ZoneKind};
+
+    // The question and the count worked out without a list of the replacements are what the
+    // list gives: an order asked only when two replacements next to each other differ
+    // (CR 616.1), and with nothing ordered the count in timestamp order (the stable sort's).
+    #[test]
+    fn mill_shortcuts_match_the_list_of_replacements() {
+        let db = CardDb::builtin();
+        let names = ["Bruvac the Grandiloquent", "The Water Crystal"];
+        for mask in 0u32..81 {
+            let mut g = Game::new(2, 1).unwrap();
+            let mut m = mask;
+            for i in 0..4 {
+                // Each of four places: nothing, or one of the cards, under either player.
+                let pick = m % 3;
+                m /= 3;
+                if pick > 0 {
+                    g.add_cards(((mask as usize + i) / 2) % 2, ZoneKind::Battlefield, &[names[pick as usize - 1]], Position::Top, db).unwrap();
+                }
+            }
+            for p in 0..2u8 {
+                let changes = g.mill_changes(p);
+                assert_eq!(g.mill_order_question(p), g.mill_order_decision(p, &changes));
+                for n in 0u32..5 {
+                    let by_list = if n == 0 { 0 } else { changes.iter().fold(n, |n, c| n.saturating_mul(c.times).saturating_add(c.plus).min(crate::game::MAX_COUNT as u32)) };
+                    assert_eq!(g.milled_count(p, n, &[]), by_list);
+                }
+            }
+        }
     }
 }

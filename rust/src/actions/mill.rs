@@ -46,7 +46,7 @@ impl MillProc {
             if self.orders.iter().any(|(q, _)| *q == p) || self.n == 0 || g.players[p as usize].library.is_empty() {
                 continue;
             }
-            if let Some(d) = g.mill_order_decision(p, &g.mill_changes(p)) {
+            if let Some(d) = g.mill_order_question(p) {
                 self.orders.push((p, Vec::new()));
                 self.asked = true;
                 return Step::Ask(Frame::Mill(self), d);
