@@ -1572,3 +1572,35 @@ def test_what_begins_the_game_on_the_battlefield_triggers_in_the_first_upkeep():
     while g.stack():
         g.resolve_top()
     assert g.life(0) == 20 + len(leylines)
+
+
+#: The same trigger, its "if" after the win: an "if" ending the instructions is followed in the
+#: same frame (no frame is left for the rest), which must still stop once the game is over.
+WIN_THEN_IF = {
+    **EMPTY_LIBRARY_WINS,
+    "rules": {
+        "triggers": [
+            {
+                "when": {"beginning_of": {"step": "upkeep", "yours": True}},
+                "effects": ["win_game", {"if": {"cond": "your_library_empty", "then": [{"gain_life": {"amount": 2}}, {"draw": {"count": 1, "who": "each_opponent"}}]}}],
+            }
+        ]
+    },
+}
+
+
+def test_an_if_after_the_game_ended_does_nothing():  # CR 104.1
+    g = empty_library_upkeep_game()
+    g = redefine(g, "Ornithopter", WIN_THEN_IF)
+    library = g.library(1)
+    g.resolve_top()
+    assert g.is_over and g.outcome["winners"] == [0]
+    assert g.library(1) == library and g.life(0) == 20  # nothing of the branch happened
+
+
+def test_an_if_ending_the_instructions_runs_its_branch():
+    g = empty_library_upkeep_game()
+    g = redefine(g, "Ornithopter", {**WIN_THEN_IF, "rules": {"triggers": [{**WIN_THEN_IF["rules"]["triggers"][0], "effects": WIN_THEN_IF["rules"]["triggers"][0]["effects"][1:]}]}})
+    library = g.library(1)
+    g.resolve_top()
+    assert not g.is_over and g.library(1) == library[1:] and g.life(0) == 22

@@ -224,8 +224,32 @@ impl EffectProc {
             let effect = list.get(self.pc as usize)?;
             self.pc += 1;
             if let Some(pending) = self.apply(g, effect) {
-                return Some((pending, self.pc as usize == list.len()));
+                let last = self.pc as usize == list.len();
+                // An "if" that ends its list: what `pend` would push, this frame with nothing
+                // left and the branch under a copy of its context, comes to following the
+                // branch here, the context then never read again. Not once the game is over,
+                // which ends the resolution before the branch (CR 104.1); and only with a frame
+                // of the same player's resolution beneath, so that a player leaving mid-branch
+                // finds the action theirs as they would with the empty frame (CR 800.4a).
+                if let (&Pending::Branch(branch), true, true) = (&pending, last, g.outcome.is_none()) {
+                    if self.resolution_beneath(g) {
+                        self.path.push((self.pc - 1, branch));
+                        self.pc = 0;
+                        continue;
+                    }
+                }
+                return Some((pending, last));
             }
+        }
+    }
+
+    /// Whether the frame beneath is this controller's resolution (the spell or ability
+    /// resolving, or more of its instructions), which makes the action theirs as this frame does.
+    fn resolution_beneath(&self, g: &Game) -> bool {
+        match g.frames.last() {
+            Some(Frame::Resolve(r)) => r.resolving().is_some_and(|s| g.objects[s as usize].controller == self.ctx.controller),
+            Some(Frame::Effect(e)) => e.controller() == self.ctx.controller,
+            _ => false,
         }
     }
 
