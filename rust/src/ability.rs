@@ -228,7 +228,7 @@ impl Game {
         };
         let except = (a.cost.tap || a.cost.untap).then_some(slot);
         let mut total = self.players[p as usize].pool.total();
-        for &s in &self.battlefield {
+        for &s in &self.indexed.mana {
             if total >= n {
                 break;
             }
