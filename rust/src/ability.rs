@@ -212,6 +212,7 @@ impl Game {
         // cost worked out) is paid by mana of any type (CR 107.4b), so it can be paid exactly
         // when the pool and the sources make that much in all: what `can_pay` finds, without
         // counting by type. Sources are added up only until there is enough.
+        let taps_itself = a.cost.tap || a.cost.untap;
         let n = match self.generic_only(a, 0) {
             Some(n) => n,
             None => {
@@ -220,13 +221,12 @@ impl Game {
                 match generic {
                     Some(n) => n,
                     None => {
-                        let except = (a.cost.tap || a.cost.untap).then(|| self.id_of(slot).0);
-                        return self.can_pay_mana(p, &to_pay, except);
+                        return self.can_pay_mana(p, &to_pay, taps_itself.then(|| self.id_of(slot).0));
                     }
                 }
             }
         };
-        let except = (a.cost.tap || a.cost.untap).then_some(slot);
+        let except = taps_itself.then_some(slot);
         let mut total = self.players[p as usize].pool.total();
         for &s in &self.indexed.mana {
             if total >= n {

@@ -385,7 +385,7 @@ pub struct Game {
     pub(crate) unattended: bool,
     /// In unattended play, the action just taken changed nothing the state-based actions look
     /// at since they were last checked — a pass that only handed priority on, or one that began
-    /// a step with no turn-based action (`Game::end_step` lists them) — so the check is skipped
+    /// a step with no turn-based action (`Step::begins_quietly`) — so the check is skipped
     /// once (it would find what it found then: nothing).
     #[serde(skip)]
     pub(crate) quiet_pass: bool,
