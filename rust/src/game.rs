@@ -440,6 +440,12 @@ pub struct Game {
     /// with none known skips forgetting them). Not saved: a loaded game assumes the most.
     #[serde(skip, default = "crate::observe::unknown_counts")]
     pub(crate) known_in_library: [u32; MAX_PLAYERS],
+    /// By player: how many instants and flash cards (lands aside) their hand holds, so that
+    /// outside their sorcery timing a player with none is seen to have nothing to cast
+    /// without looking over the hand. Derived: follows every change to a hand (see
+    /// [`Game::zone_slots_mut`]'s callers), and is rebuilt on load.
+    #[serde(skip)]
+    pub(crate) fast_in_hand: [u16; MAX_PLAYERS],
     /// The decks, seed and setup of a game made by [`Game::from_decks`], for replays.
     #[serde(default)]
     pub(crate) origin: Option<Arc<crate::replay::Origin>>,
@@ -506,6 +512,7 @@ impl Game {
             partial: Vec::new(),
             known: Vec::new(),
             known_in_library: [0; MAX_PLAYERS],
+            fast_in_hand: [0; MAX_PLAYERS],
             origin: None,
             history: Arc::default(),
             unrecorded: false,
@@ -1516,8 +1523,10 @@ impl Game {
     /// [`Game::take_from_zone`], so its index follows every change.
     pub(crate) fn edit_zone<R>(&mut self, z: Zone, edit: impl FnOnce(&mut Vec<u32>) -> R) -> R {
         let r = edit(self.zone_slots_mut(z));
-        if z.kind == ZoneKind::Battlefield {
-            self.reindex_battlefield();
+        match z.kind {
+            ZoneKind::Battlefield => self.reindex_battlefield(),
+            ZoneKind::Hand => self.fast_in_hand[z.player as usize] = self.count_fast_in_hand(z.player),
+            _ => {}
         }
         r
     }
@@ -1526,8 +1535,10 @@ impl Game {
     /// rather than being rebuilt: creating many tokens one by one stays linear.
     pub(crate) fn push_to_zone(&mut self, z: Zone, slot: u32) {
         self.zone_slots_mut(z).push(slot);
-        if z.kind == ZoneKind::Battlefield {
-            self.indexed.push(slot, self.objects[slot as usize].flags);
+        match z.kind {
+            ZoneKind::Battlefield => self.indexed.push(slot, self.objects[slot as usize].flags),
+            ZoneKind::Hand => self.fast_in_hand[z.player as usize] += u16::from(Game::fast(self.objects[slot as usize].flags)),
+            _ => {}
         }
     }
 
@@ -1539,8 +1550,10 @@ impl Game {
             Position::Top => self.push_to_zone(z, slot),
             Position::Bottom => {
                 self.zone_slots_mut(z).insert(0, slot);
-                if z.kind == ZoneKind::Battlefield {
-                    self.indexed.push_front(slot, self.objects[slot as usize].flags);
+                match z.kind {
+                    ZoneKind::Battlefield => self.indexed.push_front(slot, self.objects[slot as usize].flags),
+                    ZoneKind::Hand => self.fast_in_hand[z.player as usize] += u16::from(Game::fast(self.objects[slot as usize].flags)),
+                    _ => {}
                 }
             }
         }
@@ -1556,9 +1569,22 @@ impl Game {
         if let Some(i) = v.iter().rposition(|&s| s == slot) {
             v.remove(i);
         }
-        if z.kind == ZoneKind::Battlefield {
-            self.indexed.remove(slot, self.objects[slot as usize].flags);
+        match z.kind {
+            ZoneKind::Battlefield => self.indexed.remove(slot, self.objects[slot as usize].flags),
+            ZoneKind::Hand => self.fast_in_hand[z.player as usize] -= u16::from(Game::fast(self.objects[slot as usize].flags)),
+            _ => {}
         }
+    }
+
+    /// An instant or flash card that isn't a land (see [`Game::fast_in_hand`]).
+    #[inline(always)]
+    fn fast(flags: u16) -> bool {
+        flags & (Object::FAST | Object::LAND) == Object::FAST
+    }
+
+    /// [`Game::fast_in_hand`] for `p`, counted over their hand.
+    pub(crate) fn count_fast_in_hand(&self, p: u8) -> u16 {
+        self.players[p as usize].hand.iter().filter(|&&s| Game::fast(self.objects[s as usize].flags)).count() as u16
     }
 
     /// Rebuilds the derived battlefield index (after a change, or a restore from a snapshot).
@@ -1781,6 +1807,7 @@ impl Game {
         self.partial.clone_from(&src.partial);
         self.known.clone_from(&src.known);
         self.known_in_library = src.known_in_library;
+        self.fast_in_hand = src.fast_in_hand;
         self.origin.clone_from(&src.origin);
         share(&mut self.history, &src.history);
         self.unrecorded = src.unrecorded;
@@ -1868,6 +1895,34 @@ mod battlefield_index_tests {
             assert!(g.battlefield_index_is_current());
         }
         assert!(g.indexed == Default::default());
+    }
+
+    // The count of instants and flash cards in each hand follows cards arriving first or last,
+    // leaving, and a hand reordered as a whole, as a count over the hand would.
+    #[test]
+    fn the_fast_card_count_follows_each_hand() {
+        use crate::zone::Zone;
+        let db = CardDb::builtin();
+        let mut g = Game::new(2, 1).unwrap();
+        let ids = g.add_cards(0, ZoneKind::Library, &["Joint Exploration", "Island", "Grizzly Bears", "Joint Exploration"], Position::Top, db).unwrap();
+        let counted = |g: &Game| [0, 1].map(|p| g.count_fast_in_hand(p));
+        for (i, id) in ids.iter().enumerate() {
+            let pos = if i % 2 == 0 { Position::Bottom } else { Position::Top };
+            g.move_slot(id.slot(), ZoneKind::Hand, pos);
+            assert_eq!(g.fast_in_hand[..2], counted(&g));
+        }
+        assert_eq!(g.fast_in_hand[0], 2);
+        g.edit_zone(Zone { kind: ZoneKind::Hand, player: 0 }, |v| v.reverse());
+        assert_eq!(g.fast_in_hand[..2], counted(&g));
+        g.check_invariants().unwrap();
+        for id in &ids {
+            g.move_slot(id.slot(), ZoneKind::Graveyard, Position::Top);
+            assert_eq!(g.fast_in_hand[..2], counted(&g));
+        }
+        assert_eq!(g.fast_in_hand[0], 0);
+        // A count that disagrees with the hand is caught.
+        g.fast_in_hand[1] = 1;
+        assert!(g.check_invariants().is_err());
     }
 }
 

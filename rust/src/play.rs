@@ -258,8 +258,7 @@ impl Game {
     /// flashback or a permission to cast from a graveyard.
     pub(crate) fn nothing_to_cast_outside_sorcery_timing(&self, p: u8) -> bool {
         use crate::object::Object;
-        let fast = |&s: &u32| self.objects[s as usize].flags & (Object::FAST | Object::LAND) == Object::FAST;
-        self.def_flags & (Object::FLASHBACK | Object::GRAVEYARD_PERMISSION) == 0 && (self.def_flags & Object::FAST == 0 || !self.players[p as usize].hand.iter().any(fast))
+        self.def_flags & (Object::FLASHBACK | Object::GRAVEYARD_PERMISSION) == 0 && self.fast_in_hand[p as usize] == 0
     }
 
     /// What `p` could pay with now (see [`Supply`]).

@@ -29,6 +29,9 @@ impl Game {
         game.def_flags = crate::object::Object::flags_of_all(game.defs.iter());
         game.def_listens = game.defs.iter().fold(0, |bits, d| bits | crate::trigger::listens_to(d));
         game.reindex_battlefield();
+        for p in 0..game.players.len() {
+            game.fast_in_hand[p] = game.count_fast_in_hand(p as u8);
+        }
         Ok(game)
     }
 
@@ -45,6 +48,9 @@ impl Game {
         }
         if !self.battlefield_index_is_current() {
             return Err(Error::Snapshot("the battlefield index doesn't match the battlefield".into()));
+        }
+        if let Some(p) = (0..self.players.len()).find(|&p| self.fast_in_hand[p] != self.count_fast_in_hand(p as u8)) {
+            return Err(Error::Snapshot(format!("player {p}'s count of instants and flash cards in hand isn't what their hand holds")));
         }
         if let Some(p) = self.library_knowledge_uncounted() {
             return Err(Error::Snapshot(format!("player {p}'s library has more known cards than counted")));
