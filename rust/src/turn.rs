@@ -412,10 +412,13 @@ impl Game {
     /// actions happen or abilities trigger, the active player gets priority in this cleanup step
     /// (CR 514.3a): true if so.
     fn finish_cleanup(&mut self) -> bool {
-        for &s in &self.battlefield {
-            self.objects[s as usize].damage = 0;
+        // Damage wears off (CR 514.2). None is marked unless the flag says it may be.
+        if self.damage_marked {
+            for &s in &self.battlefield {
+                self.objects[s as usize].damage = 0;
+            }
+            self.damage_marked = false;
         }
-        self.damage_marked = false;
         self.end_until_end_of_turn();
         // CR 514.3a: state-based actions performed or triggers waiting: the active player gets
         // priority, and another cleanup step follows.
