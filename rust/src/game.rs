@@ -380,7 +380,9 @@ pub struct Game {
     #[serde(skip)]
     pub(crate) discard_output: bool,
     /// Played by the engine alone (bulk runs): nothing outside it changes the game between
-    /// actions, so a state checked once stays checked until an action changes it.
+    /// actions, so a state checked once stays checked until an action changes it. No seat
+    /// has a script, the game isn't strict, and an error ends the run (so actions keep
+    /// nothing for undoing them).
     #[serde(skip)]
     pub(crate) unattended: bool,
     /// In unattended play, the action just taken changed nothing the state-based actions look
@@ -1153,6 +1155,12 @@ impl Game {
     /// scripts and strict mode, and both keep a snapshot (boxed, so that carrying none costs
     /// nothing on every action).
     pub(crate) fn undoable<T>(&mut self, action: impl FnOnce(&mut Game) -> Result<T>) -> Result<T> {
+        if self.unattended {
+            // A simulation's game: an error ends the run and the game with it, so there is
+            // nothing to keep for undoing (and no script or strict mode to fail part-way).
+            debug_assert!(!self.needs_snapshot(), "unattended games have no scripts and aren't strict");
+            return action(self);
+        }
         let snapshot = self.needs_snapshot().then(|| Box::new(self.clone()));
         let mark = self.history.len();
         // Random players' generators, which answering the action's decisions may draw from
