@@ -1158,7 +1158,7 @@ impl Game {
         if self.unattended {
             // A simulation's game: an error ends the run and the game with it, so there is
             // nothing to keep for undoing (and no script or strict mode to fail part-way).
-            debug_assert!(!self.needs_snapshot(), "unattended games have no scripts and aren't strict");
+            debug_assert!(!self.needs_snapshot() && !self.log.recording, "unattended games have no scripts, aren't strict and don't record");
             return action(self);
         }
         let snapshot = self.needs_snapshot().then(|| Box::new(self.clone()));
@@ -1243,7 +1243,8 @@ impl Game {
     pub(crate) fn answers_itself(&self, p: u8, policy: Policy) -> bool {
         let seat = &self.seats[p as usize];
         // While the log records, every answer is recorded for replays, so decisions are made.
-        !self.strict && !self.log.recording && seat.script.is_empty() && seat.policy == policy
+        // (Unattended play has no scripts, no strict mode and no recording.)
+        seat.policy == policy && (self.unattended || (!self.strict && !self.log.recording && seat.script.is_empty()))
     }
 
     // ----- state-based actions (CR 704) ---------------------------------------------------

@@ -380,9 +380,11 @@ impl Game {
             return Err(invalid("nobody has priority, so the game can't go on from here"));
         };
         let turn = self.turn;
+        // Checked as play begins and after each step change: a pass changes none of it.
+        let mut settled = self.unattended_and_settled();
         while self.answers_itself(p, crate::policy::Policy::Goldfish) {
             let action = self.goldfish_action(p, |_| true);
-            if action != PriorityAction::Pass || !self.unattended_and_settled() {
+            if action != PriorityAction::Pass || !settled {
                 // Worked out once: the frame takes it as chosen.
                 return self.perform(Frame::Priority(Box::new(PriorityProc { chosen: Some(action), ..PriorityProc::new() })));
             }
@@ -393,9 +395,9 @@ impl Game {
             // turn-based action only empties mana pools and triggers abilities (which stop
             // this). So the caller checks its conditions once, after, seeing what it would
             // have seen before each of these passes.
+            // (Whatever this call ends with clears the output first: a pass puts out nothing.)
             let last = self.passes as usize + 1 >= self.live_players();
             if !last {
-                self.output.clear();
                 self.pass_by(p);
                 p = self.priority.expect("passed to the next player");
                 continue;
@@ -408,8 +410,9 @@ impl Game {
             // nothing and so never fails back to it.
             self.pass_by(p);
             let progress = self.end_step()?;
+            settled = self.unattended_and_settled();
             match self.priority {
-                Some(next) if progress != Progress::Paused && self.turn == turn && self.step.begins_quietly() && self.unattended_and_settled() => p = next,
+                Some(next) if progress != Progress::Paused && self.turn == turn && self.step.begins_quietly() && settled => p = next,
                 _ => return Ok(progress),
             }
         }
