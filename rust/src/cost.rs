@@ -8,7 +8,7 @@ use crate::event::Event;
 use crate::game::Game;
 use crate::mana::{Color, ManaSymbol};
 use crate::object::{ObjId, Object};
-use crate::payment::{ManaPool, ManaSource, ManaType, Payment};
+use crate::payment::{ManaPool, ManaSource, ManaType, ManaTypes, Payment};
 use crate::rules::{Amount, Dynamic, Kicker, StaticAbility};
 use crate::zone::ZoneKind;
 
@@ -68,22 +68,26 @@ impl Game {
     /// Always inlined: its callers loop over the mana sources, where a call per permanent costs
     /// more than the test.
     #[inline(always)]
-    pub(crate) fn mana_source_at(&self, p: u8, s: u32) -> Option<(&[ManaType], u32)> {
+    pub(crate) fn mana_source_at(&self, p: u8, s: u32) -> Option<(ManaTypes, u32)> {
         let o = &self.objects[s as usize];
         // Only a creature can be summoning sick (CR 302.6): most sources are lands.
         if o.controller != p || o.tapped || o.flags & Object::HAS_MANA == 0 || (o.flags & Object::CREATURE_OR_PLANESWALKER != 0 && self.sick_creature(s)) {
             return None;
         }
+        // Most sources make one mana, of types cached on the object.
+        if !o.one_mana.is_empty() {
+            return Some((o.one_mana, 1));
+        }
         // A source that would make no mana now (Everflowing Chalice without counters) can
         // still be tapped, but pays for nothing.
-        self.mana_ability(s).filter(|&(_, amount)| amount > 0)
+        self.mana_ability(s).filter(|&(_, amount)| amount > 0).map(|(types, amount)| (types.iter().copied().collect(), amount))
     }
 
     pub(crate) fn mana_sources_iter(&self, p: u8) -> impl Iterator<Item = ManaSource> + Clone + '_ {
         // The permanents with a mana ability, in battlefield order (the order payments use).
         self.indexed.mana.iter().filter_map(move |&s| {
             let (options, amount) = self.mana_source_at(p, s)?;
-            Some(ManaSource { id: self.id_of(s).0, options: options.iter().copied().collect(), amount })
+            Some(ManaSource { id: self.id_of(s).0, options, amount })
         })
     }
 

@@ -1676,7 +1676,8 @@ impl Game {
     /// [`Game::new_object`] with its definition's flags already known.
     pub(crate) fn new_object_flagged(&mut self, def: u32, flags: u16, owner: u8, zone: Zone, kind: ObjectKind, tapped: bool) -> u32 {
         let slot = self.objects.len() as u32;
-        self.objects.push(Object { def, generation: 0, owner, controller: owner, zone, tapped, damage: 0, cast: Default::default(), kind, flags, entered: 0 });
+        let one_mana = Object::one_mana_of(&self.defs[def as usize]);
+        self.objects.push(Object { def, generation: 0, owner, controller: owner, zone, tapped, damage: 0, cast: Default::default(), kind, flags, one_mana, entered: 0 });
         slot
     }
 
@@ -1932,6 +1933,23 @@ mod battlefield_index_tests {
         // A count that disagrees with the hand is caught.
         g.fast_in_hand[1] = 1;
         assert!(g.check_invariants().is_err());
+    }
+
+    // A basic land's one mana a tap is cached on its object, rebuilt when a saved game loads
+    // (it isn't saved), and a cache that disagrees with the card is caught.
+    #[test]
+    fn the_one_mana_cache_is_the_cards_and_survives_a_load() {
+        use crate::payment::{ManaType, ManaTypes};
+        let db = CardDb::builtin();
+        let mut g = Game::new(2, 1).unwrap();
+        let ids = g.add_cards(0, ZoneKind::Battlefield, &["Island", "Everflowing Chalice"], Position::Top, db).unwrap();
+        let cached = |g: &Game| ids.iter().map(|id| g.objects[id.slot() as usize].one_mana).collect::<Vec<_>>();
+        let island = ManaTypes::single(ManaType::Color(crate::mana::Color::Blue));
+        assert_eq!(cached(&g), [island, ManaTypes::default()]); // the Chalice makes one per counter
+        let mut loaded = Game::load_json(&g.save_json()).unwrap();
+        assert_eq!(cached(&loaded), cached(&g));
+        loaded.objects[ids[0].slot() as usize].one_mana = ManaTypes::default();
+        assert!(loaded.check_invariants().is_err());
     }
 }
 

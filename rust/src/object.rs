@@ -67,6 +67,11 @@ pub struct Object {
     /// and the other bits). Effects that change types must be checked beside these.
     #[serde(default)]
     pub flags: u16,
+    /// The mana types its card's mana ability makes, if that ability makes exactly one mana
+    /// a tap (a basic land's); empty otherwise, when the definition says what it makes.
+    /// Cached from the definition like `flags`, so counting mana touches only this table.
+    #[serde(skip)]
+    pub(crate) one_mana: crate::payment::ManaTypes,
     /// The turn it entered the battlefield (0: there from the start of the position), for
     /// summoning sickness (CR 302.6).
     #[serde(default)]
@@ -110,6 +115,14 @@ impl Object {
     /// The [`Object::flags`] of all these definitions, or-ed together.
     pub fn flags_of_all<'a>(defs: impl IntoIterator<Item = &'a std::sync::Arc<crate::card::CardDef>>) -> u16 {
         defs.into_iter().fold(0, |f, d| f | Object::flags_of(d))
+    }
+
+    /// The [`Object::one_mana`] of an object with the printed characteristics of `def`.
+    pub fn one_mana_of(def: &crate::card::CardDef) -> crate::payment::ManaTypes {
+        match &def.mana {
+            Some(crate::card::ManaProfile { types, amount: crate::rules::Amount::Fixed(1) }) => types.iter().copied().collect(),
+            _ => Default::default(),
+        }
     }
 
     /// The [`Object::flags`] bits for an object with the printed characteristics of `def`.

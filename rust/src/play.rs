@@ -274,7 +274,7 @@ impl Game {
         let mut count = crate::payment::SupplyCount::new(&self.players[p as usize].pool);
         for &s in &self.indexed.mana {
             if let Some((types, amount)) = self.mana_source_at(p, s) {
-                count.add(types.iter().copied().collect(), amount);
+                count.add(types, amount);
             }
         }
         let (total, by_type) = count.finish();

@@ -25,6 +25,7 @@ impl Game {
         // data: rebuild them.
         for o in &mut game.objects {
             o.flags = crate::object::Object::flags_of(&game.defs[o.def as usize]);
+            o.one_mana = crate::object::Object::one_mana_of(&game.defs[o.def as usize]);
         }
         game.def_flags = crate::object::Object::flags_of_all(game.defs.iter());
         game.def_listens = game.defs.iter().fold(0, |bits, d| bits | crate::trigger::listens_to(d));
@@ -40,7 +41,11 @@ impl Game {
     /// objects' flags, the battlefield index, the counts of known library cards) agrees with it.
     pub fn check_invariants(&self) -> Result<()> {
         self.check_stored_invariants()?;
-        if let Some((s, _)) = self.objects.iter().enumerate().find(|(_, o)| o.flags != crate::object::Object::flags_of(&self.defs[o.def as usize])) {
+        let cached = |o: &crate::object::Object| {
+            let def = &self.defs[o.def as usize];
+            o.flags == crate::object::Object::flags_of(def) && o.one_mana == crate::object::Object::one_mana_of(def)
+        };
+        if let Some((s, _)) = self.objects.iter().enumerate().find(|(_, o)| !cached(o)) {
             return Err(Error::Snapshot(format!("the cached flags of slot {s} aren't its card's")));
         }
         if self.def_flags != crate::object::Object::flags_of_all(self.defs.iter()) || self.def_listens != self.defs.iter().fold(0, |bits, d| bits | crate::trigger::listens_to(d)) {
