@@ -133,21 +133,14 @@ impl PriorityProc {
 
     /// Takes the chosen action; what it starts runs above this frame.
     fn take(mut self: Box<Self>, g: &mut Game, action: PriorityAction) -> Step {
-        let result = g.take_action(action);
-        if result.is_ok() {
-            g.actions_taken += 1;
-        }
-        match result {
+        match g.start_action(action) {
             Ok(Some(frame)) => {
                 self.running = Some(action);
                 g.frames.push(Frame::Priority(self));
                 g.frames.push(frame);
                 Step::Done
             }
-            Ok(None) => {
-                g.quiet_pass = action == PriorityAction::Pass && g.unattended; // priority just moved on
-                Step::Done
-            }
+            Ok(None) => Step::Done,
             Err(e) => Step::Fail(e),
         }
     }
@@ -319,6 +312,33 @@ impl Game {
     }
 
     /// Carries out a chosen priority action; returns the work it starts.
+    /// The player with priority takes `action` (what their priority frame does with it):
+    /// the frame of the work it starts, if it runs above the priority frame.
+    fn start_action(&mut self, action: PriorityAction) -> Result<Option<Frame>> {
+        let frame = self.take_action(action)?;
+        self.actions_taken += 1;
+        if frame.is_none() {
+            self.quiet_pass = action == PriorityAction::Pass && self.unattended;
+            // priority just moved on
+        }
+        Ok(frame)
+    }
+
+    /// The goldfish's action, worked out before any frame, taken in unattended play with
+    /// nothing waiting: what its priority frame would do, but with the frame made only if
+    /// the action runs work above it (a land is played at once, CR 305.1). An action that
+    /// fails fails as it would under the frame, which has nothing beneath it to retry.
+    fn perform_chosen(&mut self, action: PriorityAction) -> Result<Progress> {
+        self.undoable(|g| {
+            g.output.clear();
+            if let Some(frame) = g.start_action(action)? {
+                g.frames.push(Frame::Priority(Box::new(PriorityProc { running: Some(action), ..PriorityProc::new() })));
+                g.frames.push(frame);
+            }
+            g.run()
+        })
+    }
+
     fn take_action(&mut self, action: PriorityAction) -> Result<Option<Frame>> {
         match action {
             PriorityAction::Pass => self.pass_inner(),
@@ -384,9 +404,12 @@ impl Game {
         let mut settled = self.unattended_and_settled();
         while self.answers_itself(p, crate::policy::Policy::Goldfish) {
             let action = self.goldfish_action(p, |_| true);
-            if action != PriorityAction::Pass || !settled {
+            if !settled {
                 // Worked out once: the frame takes it as chosen.
                 return self.perform(Frame::Priority(Box::new(PriorityProc { chosen: Some(action), ..PriorityProc::new() })));
+            }
+            if action != PriorityAction::Pass {
+                return self.perform_chosen(action);
             }
             // Unattended, a goldfish's pass is made without a frame, and play goes on until
             // something a simulation's conditions could see may change: priority moves on and
@@ -404,7 +427,7 @@ impl Game {
             }
             if !self.stack.is_empty() {
                 // The top of the stack resolves under the priority frame.
-                return self.perform(Frame::Priority(Box::new(PriorityProc { chosen: Some(action), ..PriorityProc::new() })));
+                return self.perform_chosen(action);
             }
             // The priority frame would only wait beneath the next step's work, which casts
             // nothing and so never fails back to it.
