@@ -131,11 +131,7 @@ impl AdvanceProc {
                 g.start_turn();
                 continue;
             }
-            // Mana empties at the end of each step and phase (CR 500.5). (By index: for a
-            // couple of players, an iterator's unrolled loop costs more to set up.)
-            for p in 0..g.players.len() {
-                g.players[p].pool = Default::default();
-            }
+            g.empty_mana_pools();
             // Players who got priority in a cleanup step pass into another cleanup step
             // (CR 514.3a).
             let again = g.step == Step::Cleanup;
@@ -144,6 +140,10 @@ impl AdvanceProc {
                 g.start_turn();
                 continue;
             };
+            if next.begins_quietly() {
+                g.begin_quiet_step(next);
+                return FrameStep::Done;
+            }
             g.step = next;
             // Without attacking creatures (combat arrives later) these steps are skipped
             // (CR 508.8): they don't begin at all.
@@ -172,8 +172,6 @@ impl AdvanceProc {
                     g.fire(crate::trigger::TriggerEvent::StepBegan { step: next });
                 }
                 Step::DeclareBlockers | Step::CombatDamage => unreachable!("skipped above"),
-                Step::End => g.fire_end_step(), // "at the beginning of the end step" (CR 513.1)
-                Step::Upkeep | Step::BeginCombat | Step::EndCombat => {}
                 Step::Cleanup => {
                     let active = g.active;
                     let hand = g.players[active as usize].hand.len();
@@ -265,6 +263,22 @@ impl Game {
     /// can't fail, so it runs outside frames (what the advance frame would do, stepped at once).
     pub(crate) fn end_step(&mut self) -> Result<Progress> {
         let turn = self.turn;
+        // Unattended, a next step of this turn with no turn-based action begins without the
+        // advance frame, and the run after it is skipped when it would only find that nothing
+        // waits: no state-based check (see below), no trigger, no legend rule.
+        if self.unattended && !self.unchecked_setup && self.step != Step::Cleanup {
+            if let Some(next) = self.step.next().filter(|s| s.begins_quietly()) {
+                self.output.clear();
+                self.empty_mana_pools();
+                self.begin_quiet_step(next);
+                if self.frames.is_empty() && self.pending_triggers.is_empty() && !self.legendary_entered {
+                    self.quiet_pass = false; // as the run would leave it, having skipped the check
+                    return Ok(Progress::Done(Vec::new()));
+                }
+                self.quiet_pass = true;
+                return self.run();
+            }
+        }
         self.perform_from(|g| {
             let done = AdvanceProc::new().step(g);
             debug_assert!(matches!(done, FrameStep::Done), "an advance pushes the work it waits for");
@@ -430,6 +444,27 @@ impl Game {
         true
     }
 
+    /// Mana empties at the end of each step and phase (CR 500.5). (By index: for a couple of
+    /// players, an iterator's unrolled loop costs more to set up.)
+    fn empty_mana_pools(&mut self) {
+        for p in 0..self.players.len() {
+            self.players[p].pool = Default::default();
+        }
+    }
+
+    /// `next`, a step of this turn with no turn-based action ([`Step::begins_quietly`]),
+    /// begins: "at the beginning of" abilities trigger (CR 603.2; the end step's delayed ones
+    /// too, CR 513.1), and the active player is to receive priority (CR 117.3a).
+    fn begin_quiet_step(&mut self, next: Step) {
+        self.step = next;
+        self.log.push_with(|| Event::StepBegan { turn: self.turn, step: next, active: self.active });
+        self.fire(crate::trigger::TriggerEvent::StepBegan { step: next });
+        if next == Step::End {
+            self.fire_end_step();
+        }
+        self.priority_to(self.active);
+    }
+
     /// A new turn for the next player: untap step (CR 502), then upkeep.
     fn start_turn(&mut self) {
         self.active = self.next_live_player(self.active);
@@ -513,34 +548,67 @@ mod unattended_tests {
     // where everyone just passes; the games are the ones the frames play, action for action.
     #[test]
     fn unattended_goldfish_games_are_the_games_played_through_frames() {
-        let decks = example_decks();
-        for seed in 0..60 {
-            let mut games = [true, false].map(|unattended| {
-                let mut g = Game::from_decks_played_by(&decks, seed, &Setup::default(), CardDb::builtin(), &[Policy::Goldfish, Policy::Goldfish]).unwrap();
-                g.set_recording(false);
-                g.unattended = unattended;
-                g.check_state_based_actions();
-                g
-            });
-            // Turn by turn, each game is where the other is.
-            while !games[1].is_over() && games[1].turn < 40 {
-                let turn = games[1].turn + 1;
-                for g in &mut games {
-                    while !(g.is_over() || (g.turn == turn && g.step == Step::Upkeep)) {
-                        g.play_one().unwrap();
-                    }
-                }
-                let seen = games.each_ref().map(|g| {
-                    (
-                        g.turn,
-                        g.step,
-                        g.outcome().cloned(),
-                        g.players.iter().map(|p| (p.life, p.hand.len(), p.library.len(), p.graveyard.len())).collect::<Vec<_>>(),
-                        g.battlefield.len(),
-                    )
-                });
-                assert_eq!(seen[0], seen[1], "seed {seed}");
+        let mut delayed_seen = false;
+        for (decks, seeds) in [(example_decks(), 0..60), (astral_slide_decks(), 0..40)] {
+            for seed in seeds {
+                delayed_seen |= same_games_through_frames(&decks, seed);
             }
         }
+        // The second pair's games return creatures Astral Slide exiled "at the beginning of
+        // the next end step": a step that begins quietly with a delayed trigger to fire.
+        assert!(delayed_seen);
+    }
+
+    /// A cycling deck with Astral Slide against the example's creatures.
+    fn astral_slide_decks() -> Vec<Vec<String>> {
+        let list = |parts: &[(&str, usize)]| parts.iter().flat_map(|&(n, k)| std::iter::repeat_n(n.to_string(), k)).collect();
+        let slide = list(&[
+            ("Plains", 16),
+            ("Island", 14),
+            ("Astral Slide", 4),
+            ("Street Wraith", 4),
+            ("Lórien Revealed", 4),
+            ("Savannah Lions", 8),
+            ("Ornithopter", 6),
+            ("Fractured Sanity", 4),
+        ]);
+        vec![slide, example_decks().swap_remove(1)]
+    }
+
+    /// Plays one game both ways, turn by turn; whether the framed game ever had a delayed
+    /// trigger waiting.
+    fn same_games_through_frames(decks: &[Vec<String>], seed: u64) -> bool {
+        let mut delayed_seen = false;
+        let mut games = [true, false].map(|unattended| {
+            let mut g = Game::from_decks_played_by(decks, seed, &Setup::default(), CardDb::builtin(), &[Policy::Goldfish, Policy::Goldfish]).unwrap();
+            g.set_recording(false);
+            g.unattended = unattended;
+            g.check_state_based_actions();
+            g
+        });
+        // Turn by turn, each game is where the other is.
+        while !games[1].is_over() && games[1].turn < 40 {
+            let turn = games[1].turn + 1;
+            for g in &mut games {
+                while !(g.is_over() || (g.turn == turn && g.step == Step::Upkeep)) {
+                    g.play_one().unwrap();
+                    // What triggered is on the stack before anyone has priority (CR 117.5).
+                    assert!(g.is_over() || g.pending_triggers.is_empty(), "seed {seed}");
+                    delayed_seen |= !g.unattended && !g.delayed.is_empty();
+                }
+            }
+            let seen = games.each_ref().map(|g| {
+                (
+                    g.turn,
+                    g.step,
+                    g.outcome().cloned(),
+                    g.players.iter().map(|p| (p.life, p.hand.len(), p.library.len(), p.graveyard.len())).collect::<Vec<_>>(),
+                    g.battlefield.len(),
+                    g.exile.len(),
+                )
+            });
+            assert_eq!(seen[0], seen[1], "seed {seed}");
+        }
+        delayed_seen
     }
 }
