@@ -127,6 +127,9 @@ pub(crate) fn plain_total_cost(def: &CardDef) -> Option<crate::payment::Symbols>
     Some(total_cost(&with_mode_costs(def.mana_cost.symbols(), cheapest_spree_mode(def).into_iter()), std::iter::empty(), &[], 0, 0, 0))
 }
 
+/// Where a cast's step stops: done (`None`), waiting for the answer to a decision, or failed.
+pub(crate) type Advance = Result<Option<Decision>>;
+
 /// Why paying stopped short.
 enum PayStop {
     Fail(Error),
@@ -185,12 +188,12 @@ impl Game {
     /// `Paused` at a decision; an illegal cast changes nothing.
     pub fn cast(&mut self, card: ObjId, opts: CastOptions) -> Result<Progress> {
         self.ensure_idle()?;
-        let frame = self.cast_frame(card, opts)?;
+        let frame = Frame::Cast(Box::new(self.cast_proc(card, opts)?));
         self.perform(frame)
     }
 
     /// Checks that the cast may begin (CR 601.3) and sets it up; nothing changes yet.
-    pub(crate) fn cast_frame(&self, card: ObjId, opts: CastOptions) -> Result<Frame> {
+    pub(crate) fn cast_proc(&self, card: ObjId, opts: CastOptions) -> Result<CastProc> {
         let caster = self.priority.ok_or_else(|| illegal("nobody has priority, so no spell can be cast now (CR 117)"))?;
         let slot = self.slot_of(card)?;
         let o = self.objects[slot as usize];
@@ -294,7 +297,7 @@ impl Game {
             history_len: self.history.len(),
             discard: Default::default(),
         };
-        Ok(Frame::Cast(Box::new(proc)))
+        Ok(proc)
     }
 
     /// The active player plays a land from their hand (CR 305.1): a special action, once per
@@ -413,13 +416,22 @@ impl CastProc {
         CostToPay { symbols, x: 0, life_available }
     }
 
-    fn ask(mut self: Box<Self>, purpose: Purpose, choice: Choice) -> Step {
+    fn ask(&mut self, purpose: Purpose, choice: Choice) -> Advance {
         self.asked = true;
-        let d = Decision { player: self.caster, purpose, choice };
-        Step::Ask(Frame::Cast(self), d)
+        Ok(Some(Decision { player: self.caster, purpose, choice }))
     }
 
     pub(crate) fn step(mut self: Box<Self>, g: &mut Game) -> Step {
+        match self.advance(g) {
+            Ok(None) => Step::Done,
+            Ok(Some(d)) => Step::Ask(Frame::Cast(self), d),
+            Err(e) => Step::Fail(e),
+        }
+    }
+
+    /// Goes on with the cast until it is done, waits for the answer to a decision, or fails:
+    /// what [`CastProc::step`] does, for a cast not yet boxed into a frame.
+    pub(crate) fn advance(&mut self, g: &mut Game) -> Advance {
         loop {
             match self.stage.clone() {
                 // CR 601.2b: the modes come first.
@@ -437,9 +449,7 @@ impl CastProc {
                         modes
                     } else if let Some(m) = self.opts.modes.clone() {
                         let d = Decision { player: self.caster, purpose: Purpose::Modes, choice: Choice::Modes { count, min, max: max.min(count) } };
-                        if let Err(e) = d.validate(&Answer::Modes { modes: m.clone() }) {
-                            return Step::Fail(e);
-                        }
+                        d.validate(&Answer::Modes { modes: m.clone() })?;
                         m
                     } else {
                         return self.ask(Purpose::Modes, Choice::Modes { count, min, max: max.min(count) });
@@ -518,7 +528,7 @@ impl CastProc {
                     } else if self.x_symbols(g) == 0 {
                         if self.opts.x.is_some_and(|x| x > 0) {
                             let name = &g.defs[self.def as usize].name;
-                            return Step::Fail(invalid(format!("the X of {name} is in its kicker cost, which isn't paid, so X is 0 (CR 601.2b)")));
+                            return Err(invalid(format!("the X of {name} is in its kicker cost, which isn't paid, so X is 0 (CR 601.2b)")));
                         }
                         self.x = 0;
                     } else if let Some(x) = self.opts.x {
@@ -564,7 +574,7 @@ impl CastProc {
                     let mode_chosen = spec.mode.is_none_or(|m| self.modes & (1 << m) != 0);
                     if !(kicked_enough && mode_chosen) {
                         if self.opts.targets.as_ref().and_then(|t| t.get(i)).is_some_and(|t| !t.is_empty()) {
-                            return Step::Fail(invalid(if !mode_chosen {
+                            return Err(invalid(if !mode_chosen {
                                 format!("target {i} of {} belongs to a mode that wasn't chosen (CR 700.2)", def.name)
                             } else {
                                 format!(
@@ -583,13 +593,11 @@ impl CastProc {
                     }
                     let choice = match g.target_choice(spec, self.caster) {
                         Ok(c) => c,
-                        Err(n) => return Step::Fail(illegal(format!("{} needs {} legal target(s) for target {i} and there are {n} (CR 601.2c)", def.name, spec.count))),
+                        Err(n) => return Err(illegal(format!("{} needs {} legal target(s) for target {i} and there are {n} (CR 601.2c)", def.name, spec.count))),
                     };
                     if let Some(given) = self.opts.targets.as_ref().and_then(|t| t.get(i)) {
                         let d = Decision { player: self.caster, purpose: Purpose::Targets { index: i as u8 }, choice };
-                        if let Err(e) = d.validate(&Answer::Targets { targets: given.clone() }) {
-                            return Step::Fail(e);
-                        }
+                        d.validate(&Answer::Targets { targets: given.clone() })?;
                         self.targets.push(given.clone());
                         self.stage = Stage::Targets(i + 1);
                         continue;
@@ -605,8 +613,8 @@ impl CastProc {
                     let filter = def.rules.additional_discard.as_ref().expect("checked above");
                     match self.discard.step(g, self.caster, filter, self.card.slot(), self.opts.discard, &def.name) {
                         Ok(None) => self.stage = Stage::Sticker,
-                        Ok(Some(d)) => return Step::Ask(Frame::Cast(self), d),
-                        Err(e) => return Step::Fail(e),
+                        Ok(Some(d)) => return Ok(Some(d)),
+                        Err(e) => return Err(e),
                     }
                 }
                 // CR 601.2f–h: lock in the total cost and pay it.
@@ -622,7 +630,7 @@ impl CastProc {
                     // By reference: a payment is large to move.
                     let payment = match outcome {
                         Ok(ref p) => p,
-                        Err(PayStop::Fail(e)) => return Step::Fail(e),
+                        Err(PayStop::Fail(e)) => return Err(e),
                         Err(PayStop::Ask(options)) => {
                             let max = options.len() as u32;
                             return self.ask(Purpose::PayMana, Choice::Cards { options, min, max });
@@ -733,7 +741,7 @@ impl CastProc {
     }
 
     /// CR 601.2i: the spell becomes cast; its caster gets priority.
-    fn finish(&self, g: &mut Game) -> Step {
+    fn finish(&self, g: &mut Game) -> Advance {
         let spell = self.spell.expect("committed");
         let cast = g.objects[spell.slot() as usize].cast;
         let p = self.caster;
@@ -747,7 +755,7 @@ impl CastProc {
         g.fire_spell_cast(p, spell); // CR 601.2i: "when you cast" triggers see it now
         g.priority_to(p);
         g.output.push(spell);
-        Step::Done
+        Ok(None)
     }
 }
 

@@ -133,6 +133,9 @@ impl PriorityProc {
 
     /// Takes the chosen action; what it starts runs above this frame.
     fn take(mut self: Box<Self>, g: &mut Game, action: PriorityAction) -> Step {
+        if let PriorityAction::Cast { card } = action {
+            return self.cast(g, card);
+        }
         match g.start_action(action) {
             Ok(Some(frame)) => {
                 self.running = Some(action);
@@ -141,6 +144,26 @@ impl PriorityProc {
                 Step::Done
             }
             Ok(None) => Step::Done,
+            Err(e) => Step::Fail(e),
+        }
+    }
+
+    /// Casts `card`: the cast's first step is taken here, with this frame beneath it, as the
+    /// run loop would take it next from a frame pushed above this one (the same frames, the
+    /// same step, the same outcome for the loop to handle); its frame is boxed only if it
+    /// waits for a decision.
+    fn cast(mut self: Box<Self>, g: &mut Game, card: crate::object::ObjId) -> Step {
+        let flashback = g.slot_of(card).is_ok_and(|slot| g.casts_with_flashback(slot));
+        let mut cast = match g.cast_proc(card, CastOptions { flashback, ..Default::default() }) {
+            Ok(cast) => cast,
+            Err(e) => return Step::Fail(e),
+        };
+        g.actions_taken += 1;
+        self.running = Some(PriorityAction::Cast { card });
+        g.frames.push(Frame::Priority(self));
+        match cast.advance(g) {
+            Ok(None) => Step::Done,
+            Ok(Some(d)) => Step::Ask(Frame::Cast(Box::new(cast)), d),
             Err(e) => Step::Fail(e),
         }
     }
@@ -311,7 +334,6 @@ impl Game {
         }
     }
 
-    /// Carries out a chosen priority action; returns the work it starts.
     /// The player with priority takes `action` (what their priority frame does with it):
     /// the frame of the work it starts, if it runs above the priority frame.
     fn start_action(&mut self, action: PriorityAction) -> Result<Option<Frame>> {
@@ -329,6 +351,10 @@ impl Game {
     /// the action runs work above it (a land is played at once, CR 305.1). An action that
     /// fails fails as it would under the frame, which has nothing beneath it to retry.
     fn perform_chosen(&mut self, action: PriorityAction) -> Result<Progress> {
+        if let PriorityAction::Cast { .. } = action {
+            // Under its frame, which takes the cast's first step itself.
+            return self.perform(Frame::Priority(Box::new(PriorityProc { chosen: Some(action), ..PriorityProc::new() })));
+        }
         self.undoable(|g| {
             g.output.clear();
             if let Some(frame) = g.start_action(action)? {
@@ -339,14 +365,13 @@ impl Game {
         })
     }
 
+    /// Carries out a chosen priority action other than a cast (whose first step the priority
+    /// frame takes itself: see `PriorityProc::cast`); returns the work it starts.
     fn take_action(&mut self, action: PriorityAction) -> Result<Option<Frame>> {
         match action {
             PriorityAction::Pass => self.pass_inner(),
             PriorityAction::PlayLand { card } => self.play_land_inner(card).map(|_| None),
-            PriorityAction::Cast { card } => {
-                let flashback = self.slot_of(card).is_ok_and(|slot| self.casts_with_flashback(slot));
-                self.cast_frame(card, CastOptions { flashback, ..Default::default() }).map(Some)
-            }
+            PriorityAction::Cast { card } => Err(invalid(format!("cast {} under its priority frame", card.0))),
             PriorityAction::Activate { source, index } => self.activate_frame(source, index as usize, Default::default()).map(Some),
         }
     }
