@@ -127,6 +127,9 @@ pub(crate) fn plain_total_cost(def: &CardDef) -> Option<crate::payment::Symbols>
     Some(total_cost(&with_mode_costs(def.mana_cost.symbols(), cheapest_spree_mode(def).into_iter()), std::iter::empty(), &[], 0, 0, 0))
 }
 
+/// Why an automatic payment fails.
+const NOT_ENOUGH_MANA: &str = "not enough untapped mana sources and mana in the pool";
+
 /// Where a cast's step stops: done (`None`), waiting for the answer to a decision, or failed.
 pub(crate) type Advance = Result<Option<Decision>>;
 
@@ -137,7 +140,7 @@ enum PayStop {
     Ask(Vec<ObjId>),
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 enum Stage {
     Modes,
     Kicker(usize),
@@ -433,7 +436,7 @@ impl CastProc {
     /// what [`CastProc::step`] does, for a cast not yet boxed into a frame.
     pub(crate) fn advance(&mut self, g: &mut Game) -> Advance {
         loop {
-            match self.stage.clone() {
+            match self.stage {
                 // CR 601.2b: the modes come first.
                 Stage::Modes => {
                     let rules = &g.defs[self.def as usize].rules;
@@ -525,7 +528,8 @@ impl CastProc {
                         self.asked = false;
                         let Answer::Number { n } = g.take_answer() else { unreachable!("validated") };
                         self.x = n;
-                    } else if self.x_symbols(g) == 0 {
+                    } else if (!self.has_x && self.kicks.iter().all(|&n| n == 0)) || self.x_symbols(g) == 0 {
+                        // (No X in the base cost and no kicker paid: no X to count.)
                         if self.opts.x.is_some_and(|x| x > 0) {
                             let name = &g.defs[self.def as usize].name;
                             return Err(invalid(format!("the X of {name} is in its kicker cost, which isn't paid, so X is 0 (CR 601.2b)")));
@@ -623,6 +627,16 @@ impl CastProc {
                     let mut sources = std::mem::take(&mut g.source_buf);
                     g.fill_mana_sources(self.caster, &mut sources);
                     let pool = g.players[self.caster as usize].pool;
+                    if !self.asked && self.opts.payment.is_none() && g.seats[self.caster as usize].auto_pay {
+                        // Paid automatically (what `pay_outcome` finds then), the payment
+                        // borrowed where `solve` built it: it is large to move.
+                        let paid = solve(&cost, &pool, &sources);
+                        g.source_buf = sources;
+                        let Some(payment) = &paid else {
+                            return Err(cannot_pay(&cost.symbols, NOT_ENOUGH_MANA));
+                        };
+                        return self.pay(g, payment);
+                    }
                     let outcome = self.pay_outcome(g, &cost, &pool, &sources);
                     // Worked out only when the player is asked (this is every cast's path).
                     let min = if matches!(outcome, Err(PayStop::Ask(_))) { crate::payment::fewest_sources(&cost, &pool, &sources) } else { 0 };
@@ -636,14 +650,7 @@ impl CastProc {
                             return self.ask(Purpose::PayMana, Choice::Cards { options, min, max });
                         }
                     };
-                    self.commit(g, payment);
-                    // CR 702.33h: each sticker kicker paid imposes its own additional cost: a
-                    // ticket counter, and a sticker if the caster chose to put one.
-                    for _ in 0..self.sticker_kickers_paid(g) {
-                        g.give_player_counters(self.caster, "ticket", 1);
-                        self.put_sticker(g, self.opts.sticker == Some(true));
-                    }
-                    return self.finish(g);
+                    return self.pay(g, payment);
                 }
                 // Whether to put a sticker on the spell, chosen with the other announcements
                 // so that the whole cost is paid at once (CR 601.2h).
@@ -659,6 +666,18 @@ impl CastProc {
                 }
             }
         }
+    }
+
+    /// Pays the total cost with `payment` and finishes the cast.
+    fn pay(&mut self, g: &mut Game, payment: &Payment) -> Advance {
+        self.commit(g, payment);
+        // CR 702.33h: each sticker kicker paid imposes its own additional cost: a ticket
+        // counter, and a sticker if the caster chose to put one.
+        for _ in 0..self.sticker_kickers_paid(g) {
+            g.give_player_counters(self.caster, "ticket", 1);
+            self.put_sticker(g, self.opts.sticker == Some(true));
+        }
+        self.finish(g)
     }
 
     /// The payment: the caller's chosen sources, an explicit-payment decision, or automatic.
@@ -677,7 +696,7 @@ impl CastProc {
             None if !g.seats[self.caster as usize].auto_pay && !sources.is_empty() && solve(cost, pool, sources).is_some() => {
                 Err(PayStop::Ask(sources.iter().map(|s| ObjId(s.id)).collect()))
             }
-            None => solve(cost, pool, sources).ok_or_else(|| PayStop::Fail(cannot_pay(&cost.symbols, "not enough untapped mana sources and mana in the pool"))),
+            None => solve(cost, pool, sources).ok_or_else(|| PayStop::Fail(cannot_pay(&cost.symbols, NOT_ENOUGH_MANA))),
         }
     }
 

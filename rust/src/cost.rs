@@ -96,6 +96,10 @@ impl Game {
     /// increase, generic reduction).
     pub(crate) fn spell_cost_statics(&self, p: u8, def: &CardDef) -> (Vec<Kicker>, u32, u32) {
         let (mut granted, mut up, mut down) = (Vec::new(), 0u32, 0u32);
+        // No card of the game has such an ability: none of `p`'s permanents can.
+        if self.def_flags & Object::COST_STATIC == 0 {
+            return (granted, up, down);
+        }
         self.for_each_static(p, |s| match s {
             StaticAbility::CostIncrease { filter, amount } if matches(filter, def) => up = up.saturating_add(*amount),
             StaticAbility::CostReduction { filter, amount } if matches(filter, def) => down = down.saturating_add(*amount),

@@ -111,6 +111,9 @@ impl Object {
     /// Has a static ability letting its controller cast cards from their graveyard: players
     /// look over their graveyards for cards it lets them cast.
     pub const GRAVEYARD_PERMISSION: u16 = 4096;
+    /// Has a static ability changing what spells cost (one `Game::spell_cost_statics` reads):
+    /// with none in the game, every spell costs what its definition says.
+    pub const COST_STATIC: u16 = 8192;
 
     /// The [`Object::flags`] of all these definitions, or-ed together.
     pub fn flags_of_all<'a>(defs: impl IntoIterator<Item = &'a std::sync::Arc<crate::card::CardDef>>) -> u16 {
@@ -167,6 +170,9 @@ impl Object {
         }
         if def.rules.statics.iter().any(|s| matches!(s, crate::rules::StaticAbility::CastFromGraveyard { .. })) {
             f |= Object::GRAVEYARD_PERMISSION;
+        }
+        if def.rules.statics.iter().any(crate::cost::changes_spell_costs) {
+            f |= Object::COST_STATIC;
         }
         f
     }
