@@ -12,7 +12,7 @@ use crate::error::{illegal, invalid, Error, Result};
 use crate::event::Event;
 use crate::game::{Game, Progress};
 use crate::mana::ManaSymbol;
-use crate::object::{ObjId, ObjectKind};
+use crate::object::{ObjId, Object, ObjectKind};
 use crate::payment::{solve, solve_with, CostToPay};
 use crate::process::{Frame, Step};
 use crate::rules::{ActivatedAbility, StaticAbility};
@@ -260,7 +260,7 @@ impl Game {
         let loyalty = || self.counters_on(slot).map_or(0, |c| c.get("loyalty"));
         let refusal = if !ok_zone || whose != p {
             Refusal::Zone
-        } else if ability.cycling && self.statics().any(|(_, st)| *st == StaticAbility::ProhibitCycling) {
+        } else if ability.cycling && self.cycling_statics() && self.statics().any(|(_, st)| *st == StaticAbility::ProhibitCycling) {
             Refusal::Prohibited // CR 602.5: a prohibited ability can't even be begun
         } else if (ability.sorcery_speed || cost.loyalty.is_some()) && !(self.step.is_main() && self.active == p && self.stack.is_empty()) {
             Refusal::Timing
@@ -341,7 +341,7 @@ impl Game {
     /// The generic mana [`Game::ability_mana`] comes to, when that is all it is: the printed
     /// cost has only generic symbols and X, and no static ability could reduce it.
     fn generic_only(&self, ability: &ActivatedAbility, x: u32) -> Option<u64> {
-        if ability.cycling && self.statics_in_play() {
+        if ability.cycling && self.cycling_statics() {
             return None;
         }
         let symbols = ability.cost.mana.as_ref().map_or(&[][..], |m| m.symbols());
@@ -350,6 +350,14 @@ impl Game {
             ManaSymbol::X => Some(n + u64::from(x)),
             _ => None,
         })
+    }
+
+    /// Whether a static ability about cycling may be in play: some permanent has static
+    /// abilities, and some card of the game one about cycling (none of the permanents can
+    /// have one otherwise).
+    #[inline]
+    fn cycling_statics(&self) -> bool {
+        self.def_flags & Object::CYCLING_STATIC != 0 && self.statics_in_play()
     }
 
     /// The mana part of an ability's cost as it will be paid: X chosen, cycling reductions
@@ -361,7 +369,7 @@ impl Game {
         for s in symbols.iter_mut().filter(|s| **s == ManaSymbol::X) {
             *s = ManaSymbol::Generic(x);
         }
-        if ability.cycling && self.statics_in_play() {
+        if ability.cycling && self.cycling_statics() {
             // "Cost up to {N} less": all of it.
             let mut reduction: u32 = 0;
             self.for_each_static(p, |st| {

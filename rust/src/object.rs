@@ -114,6 +114,9 @@ impl Object {
     /// Has a static ability changing what spells cost (one `Game::spell_cost_statics` reads):
     /// with none in the game, every spell costs what its definition says.
     pub const COST_STATIC: u16 = 8192;
+    /// Has a static ability about cycling (prohibiting it, or reducing its cost): with none in
+    /// the game, a cycling ability is activated and costs as printed.
+    pub const CYCLING_STATIC: u16 = 16384;
 
     /// The [`Object::flags`] of all these definitions, or-ed together.
     pub fn flags_of_all<'a>(defs: impl IntoIterator<Item = &'a std::sync::Arc<crate::card::CardDef>>) -> u16 {
@@ -173,6 +176,9 @@ impl Object {
         }
         if def.rules.statics.iter().any(crate::cost::changes_spell_costs) {
             f |= Object::COST_STATIC;
+        }
+        if def.rules.statics.iter().any(|s| matches!(s, crate::rules::StaticAbility::ProhibitCycling | crate::rules::StaticAbility::CyclingCostReduction { .. })) {
+            f |= Object::CYCLING_STATIC;
         }
         f
     }
