@@ -216,6 +216,14 @@ impl Game {
         let n = match self.generic_only(a, 0) {
             Some(n) => n,
             None => {
+                // No cycling reduction can apply: the cost is the printed one with X as 0, which
+                // has a symbol other than generic mana. Counted by type when it can be.
+                if !(a.cycling && self.cycling_statics()) {
+                    let printed = a.cost.mana.as_ref().map_or(&[][..], |m| m.symbols());
+                    if let Some(payable) = self.mana_payable_counted(p, printed, 0, taps_itself.then_some(slot)) {
+                        return payable;
+                    }
+                }
                 let to_pay = self.ability_mana(p, a, 0);
                 let generic = to_pay.symbols.iter().try_fold(0u64, |n, s| if let ManaSymbol::Generic(g) = *s { Some(n + u64::from(g)) } else { None });
                 match generic {

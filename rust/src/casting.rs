@@ -483,24 +483,33 @@ impl CastProc {
                         }
                     }
                     // Offer only what can be paid along with what is already announced.
-                    // The game's reused buffer: listing the sources allocates nothing.
+                    // The game's reused buffer: listing the sources allocates nothing. For one
+                    // kick they are listed only when counting them can't decide.
                     let mut sources = std::mem::take(&mut g.source_buf);
-                    g.fill_mana_sources(self.caster, &mut sources);
+                    sources.clear();
                     let kicker = self.kicker(g, i).expect("i < kicker_count");
                     let multi = kicker.multi;
                     let cap = if multi { MAX_ANNOUNCED } else { 1 };
                     let pool = &g.players[self.caster as usize].pool;
                     let mut base = self.cost_to_pay(g, &self.kicks, 0);
                     let mut max = if multi {
+                        g.fill_mana_sources(self.caster, &mut sources);
                         max_affordable(&base, kicker.cost.symbols(), pool, &sources, cap)
                     } else {
                         // Paid once at most: `max_affordable` answers 1 exactly when the cost with
                         // the kick can be paid (which needs the cost without it payable, and as
                         // much mana or life as the kick takes), so only that is asked.
                         base.symbols.extend_from_slice(kicker.cost.symbols());
-                        u32::from(crate::payment::can_pay(&base, pool, sources.iter().cloned()))
+                        let payable = g.mana_payable_counted(self.caster, &base.symbols, base.x, None).unwrap_or_else(|| {
+                            g.fill_mana_sources(self.caster, &mut sources);
+                            crate::payment::can_pay(&base, pool, sources.iter().cloned())
+                        });
+                        u32::from(payable)
                     };
                     if self.reduction > 0 {
+                        if sources.is_empty() {
+                            g.fill_mana_sources(self.caster, &mut sources);
+                        }
                         // What of a reduction the rest of the cost's generic part can't use
                         // reduces the kicker's (CR 601.2f): count on while the total is payable.
                         let mut kicks = self.kicks.clone();

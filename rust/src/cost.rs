@@ -63,6 +63,23 @@ impl Game {
         crate::payment::can_pay(cost, &self.players[p as usize].pool, sources)
     }
 
+    /// Whether `p` can pay these mana symbols (with X = `x`) from their pool and untapped
+    /// sources other than the permanent in `except`, decided by counting as `can_pay` decides
+    /// it when it can (symbols of generic mana, {C} and single colors; every source making one
+    /// type): the same sources, counted without building each. `None` when counting can't
+    /// decide.
+    pub(crate) fn mana_payable_counted(&self, p: u8, symbols: &[crate::mana::ManaSymbol], x: u32, except: Option<u32>) -> Option<bool> {
+        let mut count = crate::payment::SupplyCount::new(&self.players[p as usize].pool);
+        for &s in &self.indexed.mana {
+            if Some(s) != except {
+                if let Some((types, amount)) = self.mana_source_at(p, s) {
+                    count.add(types, amount);
+                }
+            }
+        }
+        crate::payment::covered_symbols(symbols, x, &count.finish().1?)
+    }
+
     /// What the permanent in `s` gives `p` toward a cost now, if it is an untapped mana source
     /// `p` controls and can tap (CR 605): the types its ability makes, and how much per tap.
     /// Always inlined: its callers loop over the mana sources, where a call per permanent costs

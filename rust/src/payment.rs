@@ -690,7 +690,8 @@ fn solve_simple(need: &[u64; 6], generic: u64, pool: &ManaPool, sources: &[ManaS
             g -= k;
         }
     }
-    if g > 0 {
+    // (Sources making one mana each, as lands do, leave no excess to spend.)
+    if g > 0 && excess.iter().any(|&e| e > 0) {
         for t in GENERIC_ORDER {
             let k = excess[t].min(g);
             excess[t] -= k;

@@ -340,8 +340,8 @@ impl Game {
         let frame = self.take_action(action)?;
         self.actions_taken += 1;
         if frame.is_none() {
+            // Priority just moved on.
             self.quiet_pass = action == PriorityAction::Pass && self.unattended;
-            // priority just moved on
         }
         Ok(frame)
     }
@@ -365,13 +365,17 @@ impl Game {
         })
     }
 
-    /// Carries out a chosen priority action other than a cast (whose first step the priority
-    /// frame takes itself: see `PriorityProc::cast`); returns the work it starts.
+    /// Carries out a chosen priority action; returns the work it starts. (Both callers hand
+    /// a cast to its priority frame, which takes the cast's first step itself, unboxed: see
+    /// `PriorityProc::cast`. Here it would be boxed into its frame.)
     fn take_action(&mut self, action: PriorityAction) -> Result<Option<Frame>> {
         match action {
             PriorityAction::Pass => self.pass_inner(),
             PriorityAction::PlayLand { card } => self.play_land_inner(card).map(|_| None),
-            PriorityAction::Cast { card } => Err(invalid(format!("cast {} under its priority frame", card.0))),
+            PriorityAction::Cast { card } => {
+                let flashback = self.slot_of(card).is_ok_and(|slot| self.casts_with_flashback(slot));
+                self.cast_proc(card, CastOptions { flashback, ..Default::default() }).map(|cast| Some(Frame::Cast(Box::new(cast))))
+            }
             PriorityAction::Activate { source, index } => self.activate_frame(source, index as usize, Default::default()).map(Some),
         }
     }
