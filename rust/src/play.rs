@@ -279,12 +279,15 @@ impl Game {
 
     /// What `p` could pay with now (see [`Supply`]).
     fn supply(&self, p: u8) -> Supply {
-        // One pass over their static abilities for both (what `plain_costs` finds alone).
+        // One pass over their static abilities for both (what `plain_costs` finds alone), if
+        // any card of the game has one changing what spells cost.
         let (mut reduces, mut changes) = (false, false);
-        self.for_each_static(p, |st| {
-            reduces |= matches!(st, crate::rules::StaticAbility::CostReduction { .. });
-            changes |= crate::cost::changes_spell_costs(st);
-        });
+        if self.def_flags & crate::object::Object::COST_STATIC != 0 {
+            self.for_each_static(p, |st| {
+                reduces |= matches!(st, crate::rules::StaticAbility::CostReduction { .. });
+                changes |= crate::cost::changes_spell_costs(st);
+            });
+        }
         // Counted from what `mana_sources_iter` lists, without building each source (a plain
         // loop over the permanents with a mana ability costs less than that iterator's).
         let mut count = crate::payment::SupplyCount::new(&self.players[p as usize].pool);
@@ -299,7 +302,7 @@ impl Game {
 
     /// Whether no static ability of `p`'s changes what their spells cost.
     fn plain_costs(&self, p: u8) -> bool {
-        !self.static_sources(p).any(|s| self.def_of_slot(s).rules.statics.iter().any(crate::cost::changes_spell_costs))
+        self.def_flags & crate::object::Object::COST_STATIC == 0 || !self.static_sources(p).any(|s| self.def_of_slot(s).rules.statics.iter().any(crate::cost::changes_spell_costs))
     }
 
     /// Whether `p` could cast the card in `slot` now as far as targets and costs go (unkicked,
