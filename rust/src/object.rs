@@ -124,7 +124,7 @@ impl Object {
     }
 
     /// The [`Object::one_mana`] of an object with the printed characteristics of `def`.
-    pub fn one_mana_of(def: &crate::card::CardDef) -> crate::payment::ManaTypes {
+    pub(crate) fn one_mana_of(def: &crate::card::CardDef) -> crate::payment::ManaTypes {
         match &def.mana {
             Some(crate::card::ManaProfile { types, amount: crate::rules::Amount::Fixed(1) }) => types.iter().copied().collect(),
             _ => Default::default(),
