@@ -624,11 +624,10 @@ impl CastProc {
                     }
                     let def = g.defs[self.def as usize].clone();
                     let filter = def.rules.additional_discard.as_ref().expect("checked above");
-                    match self.discard.step(g, self.caster, filter, self.card.slot(), self.opts.discard, &def.name) {
-                        Ok(None) => self.stage = Stage::Sticker,
-                        Ok(Some(d)) => return Ok(Some(d)),
-                        Err(e) => return Err(e),
+                    if let Some(d) = self.discard.step(g, self.caster, filter, self.card.slot(), self.opts.discard, &def.name)? {
+                        return Ok(Some(d));
                     }
+                    self.stage = Stage::Sticker;
                 }
                 // CR 601.2f–h: lock in the total cost and pay it.
                 Stage::Pay => {

@@ -288,15 +288,7 @@ impl Game {
                 changes |= crate::cost::changes_spell_costs(st);
             });
         }
-        // Counted from what `mana_sources_iter` lists, without building each source (a plain
-        // loop over the permanents with a mana ability costs less than that iterator's).
-        let mut count = crate::payment::SupplyCount::new(&self.players[p as usize].pool);
-        for &s in &self.indexed.mana {
-            if let Some((types, amount)) = self.mana_source_at(p, s) {
-                count.add(types, amount);
-            }
-        }
-        let (total, by_type) = count.finish();
+        let (total, by_type) = self.count_supply(p, None);
         Supply { most: (!reduces).then(|| total.min(u32::MAX as u64) as u32), by_type, plain_costs: !changes }
     }
 
@@ -337,8 +329,8 @@ impl Game {
         }
     }
 
-    /// The player with priority takes `action` (what their priority frame does with it):
-    /// the frame of the work it starts, if it runs above the priority frame.
+    /// The player with priority takes `action`, not a cast (what their priority frame does
+    /// with it): the frame of the work it starts, if it runs above the priority frame.
     fn start_action(&mut self, action: PriorityAction) -> Result<Option<Frame>> {
         let frame = self.take_action(action)?;
         self.actions_taken += 1;
@@ -368,17 +360,14 @@ impl Game {
         })
     }
 
-    /// Carries out a chosen priority action; returns the work it starts. (Both callers hand
-    /// a cast to its priority frame, which takes the cast's first step itself, unboxed: see
-    /// `PriorityProc::cast`. Here it would be boxed into its frame.)
+    /// Carries out a chosen priority action other than a cast; returns the work it starts.
+    /// (A cast's first step is taken by its priority frame itself, unboxed: see
+    /// `PriorityProc::cast`, where both callers send casts.)
     fn take_action(&mut self, action: PriorityAction) -> Result<Option<Frame>> {
         match action {
             PriorityAction::Pass => self.pass_inner(),
             PriorityAction::PlayLand { card } => self.play_land_inner(card).map(|_| None),
-            PriorityAction::Cast { card } => {
-                let flashback = self.slot_of(card).is_ok_and(|slot| self.casts_with_flashback(slot));
-                self.cast_proc(card, CastOptions { flashback, ..Default::default() }).map(|cast| Some(Frame::Cast(Box::new(cast))))
-            }
+            PriorityAction::Cast { .. } => Err(invalid("a cast is taken by its priority frame (PriorityProc::cast)")),
             PriorityAction::Activate { source, index } => self.activate_frame(source, index as usize, Default::default()).map(Some),
         }
     }
