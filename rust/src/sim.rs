@@ -354,6 +354,7 @@ impl Simulation {
     /// Plays games `start..end` on this thread.
     pub fn run_range(&self, template: &Game, start: u64, end: u64) -> Result<Results> {
         let mut out = Results::with_capacity(self.decks.len(), (end - start) as usize);
+        let template = &template.thread_copy();
         let mut g = template.clone();
         let mut first = Vec::new();
         for i in start..end {
@@ -369,6 +370,7 @@ impl Simulation {
     /// with `shuffle_libraries`, every library shuffled first (the order no player knows).
     pub fn run_position_range(&self, template: &Game, shuffle_libraries: bool, start: u64, end: u64) -> Result<Results> {
         let mut out = Results::with_capacity(template.players.len(), (end - start) as usize);
+        let template = &template.thread_copy();
         let mut g = template.clone();
         let mut first = Vec::new();
         for i in start..end {
