@@ -236,13 +236,13 @@ impl Game {
         };
         let except = taps_itself.then_some(slot);
         let mut total = self.players[p as usize].pool.total();
-        for &s in &self.indexed.mana {
+        for &s in &self.indexed.mana[p as usize] {
             if total >= n {
                 break;
             }
             if Some(s) != except {
                 // A source whose ability names no type makes nothing that pays.
-                total += self.mana_source_at(p, s).filter(|(types, _)| !types.is_empty()).map_or(0, |(_, amount)| u64::from(amount));
+                total += self.mana_source_at(s).filter(|(types, _)| !types.is_empty()).map_or(0, |(_, amount)| u64::from(amount));
             }
         }
         total >= n

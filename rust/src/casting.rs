@@ -739,9 +739,8 @@ impl CastProc {
                 cast.granted_kicks += n as u16;
             }
         }
-        let o = &mut g.objects[slot as usize];
-        o.controller = self.caster;
-        o.cast = cast;
+        g.set_controller(slot, self.caster);
+        g.objects[slot as usize].cast = cast;
         g.stack_items.push(StackItem {
             slot,
             controller: self.caster,

@@ -78,9 +78,9 @@ impl Game {
     #[inline(always)]
     pub(crate) fn count_supply(&self, p: u8, except: Option<u32>) -> (u64, Option<[u64; 6]>) {
         let mut count = crate::payment::SupplyCount::new(&self.players[p as usize].pool);
-        for &s in &self.indexed.mana {
+        for &s in &self.indexed.mana[p as usize] {
             if Some(s) != except {
-                if let Some((types, amount)) = self.mana_source_at(p, s) {
+                if let Some((types, amount)) = self.mana_source_at(s) {
                     count.add(types, amount);
                 }
             }
@@ -88,15 +88,15 @@ impl Game {
         count.finish()
     }
 
-    /// What the permanent in `s` gives `p` toward a cost now, if it is an untapped mana source
-    /// `p` controls and can tap (CR 605): the types its ability makes, and how much per tap.
-    /// Always inlined: its callers loop over the mana sources, where a call per permanent costs
-    /// more than the test.
+    /// What the permanent in `s`, one of its controller's mana sources (their list in
+    /// [`Game::indexed`]), gives them toward a cost now, if it is untapped and they can tap it
+    /// (CR 605): the types its ability makes, and how much per tap. Always inlined: its callers
+    /// loop over the mana sources, where a call per permanent costs more than the test.
     #[inline(always)]
-    pub(crate) fn mana_source_at(&self, p: u8, s: u32) -> Option<(ManaTypes, u32)> {
+    pub(crate) fn mana_source_at(&self, s: u32) -> Option<(ManaTypes, u32)> {
         let o = &self.objects[s as usize];
         // Only a creature can be summoning sick (CR 302.6): most sources are lands.
-        if o.controller != p || o.tapped || o.flags & Object::HAS_MANA == 0 || (o.flags & Object::CREATURE_OR_PLANESWALKER != 0 && self.sick_creature(s)) {
+        if o.tapped || (o.flags & Object::CREATURE_OR_PLANESWALKER != 0 && self.sick_creature(s)) {
             return None;
         }
         // Most sources make one mana, of types cached on the object.
@@ -109,9 +109,10 @@ impl Game {
     }
 
     pub(crate) fn mana_sources_iter(&self, p: u8) -> impl Iterator<Item = ManaSource> + Clone + '_ {
-        // The permanents with a mana ability, in battlefield order (the order payments use).
-        self.indexed.mana.iter().filter_map(move |&s| {
-            let (options, amount) = self.mana_source_at(p, s)?;
+        // The permanents `p` controls with a mana ability, in battlefield order (the order
+        // payments use).
+        self.indexed.mana[p as usize].iter().filter_map(move |&s| {
+            let (options, amount) = self.mana_source_at(s)?;
             Some(ManaSource { id: self.id_of(s).0, options, amount })
         })
     }

@@ -330,8 +330,8 @@ impl EffectProc {
                 for c in cards {
                     let from = g.objects[c.slot() as usize].zone;
                     let card = g.move_slot(c.slot(), ZoneKind::Battlefield, Position::Top);
+                    g.set_controller(c.slot(), controller);
                     let o = &mut g.objects[c.slot() as usize];
-                    o.controller = controller;
                     o.tapped |= tapped;
                     let to = o.zone;
                     g.entered_battlefield(c.slot());

@@ -234,8 +234,9 @@ pub(crate) struct BattlefieldIndex {
     /// Creatures and planeswalkers that aren't [`Object::STURDY`]: those state-based actions
     /// must look at even when no damage, counter or effect could have changed them.
     pub fragile: IndexList,
-    /// Permanents with a mana ability (what paying and counting mana look over).
-    pub mana: IndexList,
+    /// Permanents with a mana ability, by controller (what paying and counting mana look
+    /// over: only the payer's own).
+    pub mana: smallvec::SmallVec<[IndexList; 2]>,
 }
 
 /// Inline up to a typical battlefield's worth, so that cloning a game allocates nothing more
@@ -262,8 +263,12 @@ impl Clone for BattlefieldIndex {
             (&mut self.statics, &src.statics),
             (&mut self.activated, &src.activated),
             (&mut self.fragile, &src.fragile),
-            (&mut self.mana, &src.mana),
         ] {
+            to.clear();
+            to.extend_from_slice(from);
+        }
+        self.mana.resize_with(src.mana.len(), IndexList::new);
+        for (to, from) in self.mana.iter_mut().zip(&src.mana) {
             to.clear();
             to.extend_from_slice(from);
         }
@@ -271,40 +276,55 @@ impl Clone for BattlefieldIndex {
 }
 
 impl BattlefieldIndex {
+    /// An empty index for a game of `players` players.
+    fn new(players: usize) -> Self {
+        BattlefieldIndex { mana: (0..players).map(|_| IndexList::new()).collect(), ..Default::default() }
+    }
+
     fn rebuild(&mut self, battlefield: &[u32], objects: &[Object]) {
         self.creatures.clear();
         self.triggers.clear();
         self.statics.clear();
         self.activated.clear();
         self.fragile.clear();
-        self.mana.clear();
+        self.mana.iter_mut().for_each(|list| list.clear());
         for &s in battlefield {
-            self.push(s, objects[s as usize].flags);
+            self.push(s, &objects[s as usize]);
         }
     }
 
     /// A permanent put after the others on the battlefield.
-    fn push(&mut self, s: u32, flags: u16) {
-        self.edit(flags, |list| list.push(s));
+    fn push(&mut self, s: u32, o: &Object) {
+        self.edit(o, |list| list.push(s));
     }
 
     /// A permanent put before the others on the battlefield.
-    fn push_front(&mut self, s: u32, flags: u16) {
-        self.edit(flags, |list| list.insert(0, s));
+    fn push_front(&mut self, s: u32, o: &Object) {
+        self.edit(o, |list| list.insert(0, s));
     }
 
     /// A permanent that left the battlefield. An object's flags never change while it is
-    /// there, so they name the lists it is in.
-    fn remove(&mut self, s: u32, flags: u16) {
-        self.edit(flags, |list| {
+    /// there, and its controller only through [`Game::set_controller`], so they name the lists
+    /// it is in.
+    fn remove(&mut self, s: u32, o: &Object) {
+        self.edit(o, |list| {
             if let Some(i) = list.iter().rposition(|&x| x == s) {
                 list.remove(i);
             }
         });
     }
 
-    /// Applies `f` to each list a permanent with these flags belongs in.
-    fn edit(&mut self, flags: u16, mut f: impl FnMut(&mut IndexList)) {
+    /// Lists again the mana sources `p` controls (after a change of control: rare, and the
+    /// list must keep battlefield order).
+    fn refile_mana(&mut self, p: u8, battlefield: &[u32], objects: &[Object]) {
+        let list = &mut self.mana[p as usize];
+        list.clear();
+        list.extend(battlefield.iter().copied().filter(|&s| objects[s as usize].flags & Object::HAS_MANA != 0 && objects[s as usize].controller == p));
+    }
+
+    /// Applies `f` to each list a permanent belongs in.
+    fn edit(&mut self, o: &Object, mut f: impl FnMut(&mut IndexList)) {
+        let flags = o.flags;
         if flags & Object::CREATURE_OR_PLANESWALKER != 0 {
             f(&mut self.creatures);
             if flags & Object::STURDY == 0 {
@@ -321,7 +341,7 @@ impl BattlefieldIndex {
             f(&mut self.activated);
         }
         if flags & Object::HAS_MANA != 0 {
-            f(&mut self.mana);
+            f(&mut self.mana[o.controller as usize]);
         }
     }
 }
@@ -471,7 +491,7 @@ impl Game {
             objects: Vec::new(),
             players: (0..num_players).map(|p| PlayerState { last_turn: u32::from(p == 0), ..PlayerState::new(20) }).collect(),
             battlefield: Vec::new(),
-            indexed: BattlefieldIndex::default(),
+            indexed: BattlefieldIndex::new(num_players),
             stack: Vec::new(),
             exile: Vec::new(),
             command: Vec::new(),
@@ -1545,7 +1565,7 @@ impl Game {
     pub(crate) fn push_to_zone(&mut self, z: Zone, slot: u32) {
         self.zone_slots_mut(z).push(slot);
         match z.kind {
-            ZoneKind::Battlefield => self.indexed.push(slot, self.objects[slot as usize].flags),
+            ZoneKind::Battlefield => self.indexed.push(slot, &self.objects[slot as usize]),
             ZoneKind::Hand => self.fast_in_hand[z.player as usize] += u16::from(Game::fast(self.objects[slot as usize].flags)),
             _ => {}
         }
@@ -1560,7 +1580,7 @@ impl Game {
             Position::Bottom => {
                 self.zone_slots_mut(z).insert(0, slot);
                 match z.kind {
-                    ZoneKind::Battlefield => self.indexed.push_front(slot, self.objects[slot as usize].flags),
+                    ZoneKind::Battlefield => self.indexed.push_front(slot, &self.objects[slot as usize]),
                     ZoneKind::Hand => self.fast_in_hand[z.player as usize] += u16::from(Game::fast(self.objects[slot as usize].flags)),
                     _ => {}
                 }
@@ -1579,9 +1599,26 @@ impl Game {
             v.remove(i);
         }
         match z.kind {
-            ZoneKind::Battlefield => self.indexed.remove(slot, self.objects[slot as usize].flags),
+            ZoneKind::Battlefield => self.indexed.remove(slot, &self.objects[slot as usize]),
             ZoneKind::Hand => self.fast_in_hand[z.player as usize] -= u16::from(Game::fast(self.objects[slot as usize].flags)),
             _ => {}
+        }
+    }
+
+    /// Gives `p` control of the object in `slot` (CR 108.4). Past its making (and
+    /// [`Object::become_new`], which runs out of every zone) an object's controller changes
+    /// only here, so the mana sources indexed by controller follow it.
+    pub(crate) fn set_controller(&mut self, slot: u32, p: u8) {
+        let o = &mut self.objects[slot as usize];
+        let was = o.controller;
+        if was == p {
+            return;
+        }
+        o.controller = p;
+        if o.zone.kind == ZoneKind::Battlefield && o.flags & Object::HAS_MANA != 0 {
+            for c in [was, p] {
+                self.indexed.refile_mana(c, &self.battlefield, &self.objects);
+            }
         }
     }
 
@@ -1598,12 +1635,15 @@ impl Game {
 
     /// Rebuilds the derived battlefield index (after a change, or a restore from a snapshot).
     pub(crate) fn reindex_battlefield(&mut self) {
+        if self.indexed.mana.len() != self.players.len() {
+            self.indexed = BattlefieldIndex::new(self.players.len()); // a snapshot loaded
+        }
         self.indexed.rebuild(&self.battlefield, &self.objects);
     }
 
     /// Whether the battlefield index is what the battlefield makes it (see `check_invariants`).
     pub(crate) fn battlefield_index_is_current(&self) -> bool {
-        let mut fresh = BattlefieldIndex::default();
+        let mut fresh = BattlefieldIndex::new(self.players.len());
         fresh.rebuild(&self.battlefield, &self.objects);
         fresh == self.indexed
     }
@@ -1886,7 +1926,34 @@ mod life_tests {
 
 #[cfg(test)]
 mod battlefield_index_tests {
-    use crate::{CardDb, Game, Position, ZoneKind};
+    use super::BattlefieldIndex;
+    use crate::{CardDb, Entering, Game, ObjId, Position, ZoneKind};
+
+    // Each player's mana sources stay in battlefield order (the order payments tap in) through
+    // a change of control, a permanent entering under another player's control, and a save and
+    // load; the invariant check sees a controller changed behind the index's back.
+    #[test]
+    fn the_mana_sources_by_controller_follow_control_and_a_load() {
+        let db = CardDb::builtin();
+        let mut g = Game::new(2, 1).unwrap();
+        let mine = g.add_cards(0, ZoneKind::Battlefield, &["Island", "Forest", "Swamp"], Position::Top, db).unwrap();
+        let theirs = g.add_cards(1, ZoneKind::Battlefield, &["Plains"], Position::Top, db).unwrap();
+        let source_slots = |g: &Game, p: u8| g.mana_sources(p).iter().map(|s| ObjId(s.id).slot()).collect::<Vec<u32>>();
+        let (island, forest, swamp, plains) = (mine[0].slot(), mine[1].slot(), mine[2].slot(), theirs[0].slot());
+        g.set_controller(forest, 1);
+        assert_eq!((&g.indexed.mana[0][..], &g.indexed.mana[1][..]), (&[island, swamp][..], &[forest, plains][..]));
+        assert_eq!(source_slots(&g, 1), [forest, plains]);
+        g.check_invariants().unwrap();
+        let grave = g.move_object(mine[0], ZoneKind::Graveyard, Position::Top, Entering::default()).unwrap();
+        let back = g.move_object(grave, ZoneKind::Battlefield, Position::Top, Entering { controller: Some(1), ..Default::default() }).unwrap();
+        assert_eq!((&g.indexed.mana[0][..], &g.indexed.mana[1][..]), (&[swamp][..], &[forest, plains, back.slot()][..]));
+        g.check_invariants().unwrap();
+        let loaded = Game::load_json(&g.save_json()).unwrap();
+        assert!(loaded.indexed == g.indexed);
+        assert_eq!(source_slots(&loaded, 1), [forest, plains, back.slot()]);
+        g.objects[swamp as usize].controller = 1;
+        assert!(g.check_invariants().is_err());
+    }
 
     // The index follows each permanent arriving first or last and leaving from anywhere, and
     // stays what a rebuild from the battlefield makes it.
@@ -1914,7 +1981,7 @@ mod battlefield_index_tests {
             g.move_slot(s, ZoneKind::Exile, Position::Top);
             assert!(g.battlefield_index_is_current());
         }
-        assert!(g.indexed == Default::default());
+        assert!(g.indexed == BattlefieldIndex::new(2));
     }
 
     // The count of instants and flash cards in each hand follows cards arriving first or last,

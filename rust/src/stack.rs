@@ -228,9 +228,8 @@ impl Game {
             self.objects[slot as usize].kind = ObjectKind::Token; // CR 707.10f
         }
         let card = self.move_slot(slot, ZoneKind::Battlefield, Position::Top);
-        let o = &mut self.objects[slot as usize];
-        o.controller = item.controller;
-        o.cast = cast;
+        self.set_controller(slot, item.controller);
+        self.objects[slot as usize].cast = cast;
         self.entered_battlefield_after_as_enters(slot);
         self.log.push_with(|| Event::Resolved { spell, card: Some(card) });
     }

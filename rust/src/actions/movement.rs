@@ -61,11 +61,11 @@ impl Game {
                 }
             }
             let card = g.move_slot(slot, to, pos);
+            if let Some(c) = controller {
+                g.set_controller(slot, c);
+            }
             let o = &mut g.objects[slot as usize];
             o.tapped |= entering.tapped;
-            if let Some(c) = controller {
-                o.controller = c;
-            }
             let to_zone = crate::zone::Zone { kind: to, player: if to.is_per_player() { o.owner } else { o.zone.player } };
             if to == ZoneKind::Battlefield {
                 g.entered_battlefield(slot);

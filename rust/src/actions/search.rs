@@ -315,9 +315,8 @@ impl FoundCards {
             }
             if let Destination::Battlefield { tapped } = self.to {
                 // Under the searcher's control, even from another player's library (CR 110.2a).
-                let o = &mut g.objects[slot as usize];
-                o.controller = searcher;
-                o.tapped |= tapped;
+                g.set_controller(slot, searcher);
+                g.objects[slot as usize].tapped |= tapped;
                 g.entered_battlefield(slot);
             }
             let to_zone = g.objects[slot as usize].zone;
