@@ -124,6 +124,9 @@ pub struct CardDef {
     /// Its total cost cast by its mana cost with nothing added or changed (derived, see
     /// `casting::plain_total_cost`): what looking over the spells a player could cast reads.
     pub(crate) plain_cost: Option<crate::payment::Symbols>,
+    /// `plain_cost` counted by type, when counting can decide it (see
+    /// `payment::simple_needs`): what the look over castable spells compares with the supply.
+    pub(crate) plain_needs: Option<([u64; 6], u64)>,
 }
 
 /// What tapping the card's permanent for mana makes: one type out of `types`, `amount` times.
@@ -415,6 +418,7 @@ impl CardDef {
         let explicit_rules = has_rules || !rules.is_empty();
         let mut def = CardDef {
             plain_cost: None,
+            plain_needs: None,
             mana_value: mana_cost.mana_value(),
             least_mana: mana_cost.symbols().iter().fold(0u32, |total, s| total.saturating_add(s.least_mana())),
             mana: ManaProfile::of(&subtypes, &rules),
@@ -436,6 +440,7 @@ impl CardDef {
             name: name.into(),
         };
         def.plain_cost = crate::casting::plain_total_cost(&def);
+        def.plain_needs = def.plain_cost.as_ref().and_then(|symbols| crate::payment::simple_needs(symbols, 0));
         Ok(def)
     }
 

@@ -908,7 +908,8 @@ mod tests {
     #[test]
     fn plain_cost_is_the_total_cost_with_nothing_changing_it() {
         // The cost worked out once per definition must be what `total_cost_of` gives for an
-        // unkicked cast from hand with X as 0 and no static abilities: for every built-in card.
+        // unkicked cast from hand with X as 0 and no static abilities, and its count by type
+        // what counting that cost finds: for every built-in card.
         let db = CardDb::builtin();
         let names: Vec<String> = db.iter().filter(|d| !d.token).map(|d| d.name.to_string()).collect();
         let mut g = Game::new(2, 1).unwrap();
@@ -916,6 +917,7 @@ mod tests {
             let card = g.add_cards(0, ZoneKind::Hand, &[name.as_str()], Position::Top, db).unwrap()[0];
             let def = g.def_of_slot(card.slot());
             let total = g.total_cost_of(card, &[], 0).ok().map(|(_, cost)| cost.symbols);
+            assert_eq!(def.plain_needs, total.as_ref().and_then(|s| crate::payment::simple_needs(s, 0)), "{name}");
             assert_eq!(def.plain_cost, total, "{name}");
         }
     }

@@ -488,7 +488,7 @@ pub fn covered_symbols(symbols: &[ManaSymbol], x: u32, have: &[u64; 6]) -> Optio
 }
 
 /// Whether mana of these amounts by type covers `need` of each type and then `generic`.
-fn fits(need: &[u64; 6], generic: u64, have: &[u64; 6]) -> bool {
+pub(crate) fn fits(need: &[u64; 6], generic: u64, have: &[u64; 6]) -> bool {
     let mut spare = 0u64;
     for t in 0..6 {
         if need[t] > have[t] {
@@ -597,7 +597,7 @@ pub fn max_affordable(base: &CostToPay, per_kick: &[ManaSymbol], pool: &ManaPool
 /// Needed mana by type and generic total, if the cost has only generic, `{X}`, `{C}`
 /// and single-color symbols.
 #[inline]
-fn simple_needs(symbols: &[ManaSymbol], x: u32) -> Option<([u64; 6], u64)> {
+pub(crate) fn simple_needs(symbols: &[ManaSymbol], x: u32) -> Option<([u64; 6], u64)> {
     let mut need = [0u64; 6];
     let mut generic = 0u64;
     for s in symbols {

@@ -315,8 +315,8 @@ impl Game {
         let plain = supply.map_or_else(|| self.plain_costs(owner), |s| s.plain_costs);
         let (p, cost) = if plain && !self.casts_with_flashback(slot) {
             let Some(symbols) = &def.plain_cost else { return false };
-            if let Some(payable) = have.and_then(|have| crate::payment::covered_symbols(symbols, 0, have)) {
-                return payable;
+            if let (Some(have), Some((need, generic))) = (have, &def.plain_needs) {
+                return crate::payment::fits(need, *generic, have);
             }
             (owner, crate::payment::CostToPay { symbols: symbols.clone(), x: 0, life_available: self.players[owner as usize].life as i64 })
         } else {
