@@ -706,7 +706,7 @@ impl Game {
             self.change_life(p, -i64::from(pay_life));
         }
         if tap {
-            self.objects[slot as usize].tapped = true;
+            self.tap_slot(slot, true);
         }
         if untap {
             self.untap(slot);

@@ -78,6 +78,12 @@ impl Game {
     #[inline(always)]
     pub(crate) fn count_supply(&self, p: u8, except: Option<u32>) -> (u64, Option<[u64; 6]>) {
         let mut count = crate::payment::SupplyCount::new(&self.players[p as usize].pool);
+        // With only plain sources (lands, usually) and none set aside, their count is kept.
+        let counted = &self.indexed.untapped_mana[p as usize];
+        if counted.others == 0 && except.is_none() {
+            count.add_counted(counted);
+            return count.finish();
+        }
         for &s in &self.indexed.mana[p as usize] {
             if Some(s) != except {
                 if let Some((types, amount)) = self.mana_source_at(s) {
@@ -160,7 +166,7 @@ impl Game {
                 let amount = self.mana_ability(slot).map_or(1, |(_, n)| n);
                 self.log.push_with(|| Event::ManaAdded { player: p, source, mana: ty.to_string().repeat(amount as usize) });
             }
-            self.objects[slot as usize].tapped = true;
+            self.tap_slot(slot, true);
             self.sacrifice_if_mana_ability_says(slot);
         }
         self.players[p as usize].pool = payment.leftover;
@@ -197,7 +203,7 @@ impl Game {
             None => return Err(crate::error::invalid(format!("choose which mana to add: one of {}", list(&options)))),
         };
         self.undoable(|g| {
-            g.objects[slot as usize].tapped = true;
+            g.tap_slot(slot, true);
             g.players[p as usize].pool.add(ty, amount);
             g.passes = 0; // CR 117.3c: acting keeps priority; the round of passing starts over
             g.log.push_with(|| Event::ManaAdded { player: p, source, mana: ty.to_string().repeat(amount as usize) });

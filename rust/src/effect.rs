@@ -331,9 +331,10 @@ impl EffectProc {
                     let from = g.objects[c.slot() as usize].zone;
                     let card = g.move_slot(c.slot(), ZoneKind::Battlefield, Position::Top);
                     g.set_controller(c.slot(), controller);
-                    let o = &mut g.objects[c.slot() as usize];
-                    o.tapped |= tapped;
-                    let to = o.zone;
+                    if *tapped {
+                        g.tap_slot(c.slot(), true);
+                    }
+                    let to = g.objects[c.slot() as usize].zone;
                     g.entered_battlefield(c.slot());
                     g.log.push_with(|| Event::Moved { from_id: c, card, from, to });
                 }
@@ -572,7 +573,7 @@ impl EffectProc {
             Effect::Tap { target } => {
                 for t in self.legal_targets(*target) {
                     if let TargetRef::Object(id) = t {
-                        g.objects[id.slot() as usize].tapped = true;
+                        g.tap_slot(id.slot(), true);
                     }
                 }
                 None
@@ -619,7 +620,7 @@ impl EffectProc {
                     let Ok(slot) = g.slot_of(id) else { continue }; // it left: a new object (CR 400.7)
                     let from = g.objects[slot as usize].zone;
                     let card = g.move_slot(slot, ZoneKind::Battlefield, Position::Top);
-                    g.objects[slot as usize].tapped = *tapped;
+                    g.tap_slot(slot, *tapped);
                     let to = g.objects[slot as usize].zone;
                     g.entered_battlefield(slot);
                     g.log.push_with(|| Event::Moved { from_id: id, card, from, to });

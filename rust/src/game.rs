@@ -237,6 +237,47 @@ pub(crate) struct BattlefieldIndex {
     /// Permanents with a mana ability, by controller (what paying and counting mana look
     /// over: only the payer's own).
     pub mana: smallvec::SmallVec<[IndexList; 2]>,
+    /// What each player's mana sources on their list give now, counted as they come and go
+    /// and tap and untap, so that counting a player's supply needn't walk their list.
+    pub untapped_mana: smallvec::SmallVec<[UntappedMana; 2]>,
+}
+
+/// A player's mana sources counted by type: the untapped ones that give one mana of fixed
+/// types per tap and aren't creatures (lands, mostly: nothing else decides whether they can
+/// be tapped), and how many others there are, which only a walk over the list can count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct UntappedMana {
+    /// Untapped plain sources making one type, by that type (W, U, B, R, G, C).
+    pub by_type: [u32; 6],
+    /// Untapped plain sources offering a choice of types.
+    pub choosing: u32,
+    /// Sources that aren't plain, tapped or not (creatures, several mana per tap, none).
+    pub others: u32,
+}
+
+impl UntappedMana {
+    /// Whether `o`, a mana source, is plain: counted here while untapped.
+    fn plain(o: &Object) -> bool {
+        o.flags & Object::CREATURE_OR_PLANESWALKER == 0 && !o.one_mana.is_empty()
+    }
+
+    /// Counts the source `o` in (`by` 1) or out (`by` -1), as it is now.
+    fn count(&mut self, o: &Object, by: i32) {
+        if !UntappedMana::plain(o) {
+            self.others = self.others.wrapping_add_signed(by);
+        } else if !o.tapped {
+            self.count_untapped(o, by);
+        }
+    }
+
+    /// Counts the plain source `o`, untapped, in or out.
+    #[inline]
+    fn count_untapped(&mut self, o: &Object, by: i32) {
+        match o.one_mana.first() {
+            Some(t) if o.one_mana.len() == 1 => self.by_type[t.index()] = self.by_type[t.index()].wrapping_add_signed(by),
+            _ => self.choosing = self.choosing.wrapping_add_signed(by),
+        }
+    }
 }
 
 /// Inline up to a typical battlefield's worth, so that cloning a game allocates nothing more
@@ -252,6 +293,7 @@ impl Clone for BattlefieldIndex {
             activated: self.activated.clone(),
             fragile: self.fragile.clone(),
             mana: self.mana.clone(),
+            untapped_mana: self.untapped_mana.clone(),
         }
     }
 
@@ -272,13 +314,14 @@ impl Clone for BattlefieldIndex {
             to.clear();
             to.extend_from_slice(from);
         }
+        self.untapped_mana.clone_from(&src.untapped_mana);
     }
 }
 
 impl BattlefieldIndex {
     /// An empty index for a game of `players` players.
     fn new(players: usize) -> Self {
-        BattlefieldIndex { mana: (0..players).map(|_| IndexList::new()).collect(), ..Default::default() }
+        BattlefieldIndex { mana: (0..players).map(|_| IndexList::new()).collect(), untapped_mana: (0..players).map(|_| UntappedMana::default()).collect(), ..Default::default() }
     }
 
     fn rebuild(&mut self, battlefield: &[u32], objects: &[Object]) {
@@ -288,6 +331,7 @@ impl BattlefieldIndex {
         self.activated.clear();
         self.fragile.clear();
         self.mana.iter_mut().for_each(|list| list.clear());
+        self.untapped_mana.iter_mut().for_each(|count| *count = UntappedMana::default());
         for &s in battlefield {
             self.push(s, &objects[s as usize]);
         }
@@ -296,11 +340,13 @@ impl BattlefieldIndex {
     /// A permanent put after the others on the battlefield.
     fn push(&mut self, s: u32, o: &Object) {
         self.edit(o, |list| list.push(s));
+        self.count_mana(o, 1);
     }
 
     /// A permanent put before the others on the battlefield.
     fn push_front(&mut self, s: u32, o: &Object) {
         self.edit(o, |list| list.insert(0, s));
+        self.count_mana(o, 1);
     }
 
     /// A permanent that left the battlefield. An object's flags never change while it is
@@ -312,6 +358,15 @@ impl BattlefieldIndex {
                 list.remove(i);
             }
         });
+        self.count_mana(o, -1);
+    }
+
+    /// Counts the permanent `o` in or out of its controller's [`UntappedMana`], if it is a
+    /// mana source.
+    fn count_mana(&mut self, o: &Object, by: i32) {
+        if o.flags & Object::HAS_MANA != 0 {
+            self.untapped_mana[o.controller as usize].count(o, by);
+        }
     }
 
     /// Lists again the mana sources `p` controls (after a change of control: rare, and the
@@ -320,6 +375,11 @@ impl BattlefieldIndex {
         let list = &mut self.mana[p as usize];
         list.clear();
         list.extend(battlefield.iter().copied().filter(|&s| objects[s as usize].flags & Object::HAS_MANA != 0 && objects[s as usize].controller == p));
+        let mut count = UntappedMana::default();
+        for &s in list.iter() {
+            count.count(&objects[s as usize], 1);
+        }
+        self.untapped_mana[p as usize] = count;
     }
 
     /// Applies `f` to each list a permanent belongs in.
@@ -987,7 +1047,7 @@ impl Game {
     pub fn set_tapped(&mut self, id: ObjId, tapped: bool) -> Result<()> {
         self.ensure_idle()?;
         let slot = self.expect_in(id, ZoneKind::Battlefield)?;
-        self.objects[slot as usize].tapped = tapped;
+        self.tap_slot(slot, tapped);
         Ok(())
     }
 
@@ -1594,10 +1654,10 @@ impl Game {
     pub(crate) fn take_from_zone(&mut self, slot: u32) {
         let z = self.objects[slot as usize].zone;
         let v = self.zone_slots_mut(z);
-        // Most moves take the top card, which is the last element.
-        if let Some(i) = v.iter().rposition(|&s| s == slot) {
-            v.remove(i);
-        }
+        // Most moves take the top card, which is the last element. One already taken (a
+        // token ceasing as it leaves, say) changes nothing more.
+        let Some(i) = v.iter().rposition(|&s| s == slot) else { return };
+        v.remove(i);
         match z.kind {
             ZoneKind::Battlefield => self.indexed.remove(slot, &self.objects[slot as usize]),
             ZoneKind::Hand => self.fast_in_hand[z.player as usize] -= u16::from(Game::fast(self.objects[slot as usize].flags)),
@@ -1622,6 +1682,22 @@ impl Game {
         }
     }
 
+    /// Taps or untaps the object in `slot`. Past its making (and [`Object::become_new`], which
+    /// runs out of every zone) an object's tapped state changes only here, so the mana its
+    /// controller can count ([`UntappedMana`]) follows it.
+    #[inline]
+    pub(crate) fn tap_slot(&mut self, slot: u32, tapped: bool) {
+        let o = &mut self.objects[slot as usize];
+        if o.tapped == tapped {
+            return;
+        }
+        o.tapped = tapped;
+        let o = &self.objects[slot as usize];
+        if o.zone.kind == ZoneKind::Battlefield && o.flags & Object::HAS_MANA != 0 && UntappedMana::plain(o) {
+            self.indexed.untapped_mana[o.controller as usize].count_untapped(o, if tapped { -1 } else { 1 });
+        }
+    }
+
     /// An instant or flash card that isn't a land (see [`Game::fast_in_hand`]).
     #[inline(always)]
     fn fast(flags: u16) -> bool {
@@ -1635,7 +1711,7 @@ impl Game {
 
     /// Rebuilds the derived battlefield index (after a change, or a restore from a snapshot).
     pub(crate) fn reindex_battlefield(&mut self) {
-        if self.indexed.mana.len() != self.players.len() {
+        if self.indexed.mana.len() != self.players.len() || self.indexed.untapped_mana.len() != self.players.len() {
             self.indexed = BattlefieldIndex::new(self.players.len()); // a snapshot loaded
         }
         self.indexed.rebuild(&self.battlefield, &self.objects);
@@ -1745,7 +1821,7 @@ impl Game {
         let replaced = !def.rules.enters_with_counters.is_empty() || !def.rules.as_enters.is_empty();
         self.legendary_entered |= legendary;
         if tapped {
-            self.objects[slot as usize].tapped = true;
+            self.tap_slot(slot, true);
         }
         if let Some(n) = loyalty {
             let _ = self.put_counters(slot, "loyalty", n);
@@ -1784,7 +1860,7 @@ impl Game {
     /// A permanent untaps; "whenever a permanent becomes untapped" sees it.
     pub(crate) fn untap(&mut self, slot: u32) {
         if self.objects[slot as usize].tapped {
-            self.objects[slot as usize].tapped = false;
+            self.tap_slot(slot, false);
             self.fire(crate::trigger::TriggerEvent::Untapped { slot });
         }
     }
@@ -1928,6 +2004,52 @@ mod life_tests {
 mod battlefield_index_tests {
     use super::BattlefieldIndex;
     use crate::{CardDb, Entering, Game, ObjId, Position, ZoneKind};
+
+    // The count of each player's untapped plain mana sources follows tapping and untapping,
+    // entering tapped, leaving, and changes of control, and is what a walk over their sources
+    // counts; a source that isn't plain (Everflowing Chalice) sends the count back to the walk.
+    #[test]
+    fn the_untapped_mana_count_follows_taps_moves_and_control() {
+        let db = CardDb::builtin();
+        let mut g = Game::new(2, 1).unwrap();
+        let cards = g.add_cards(0, ZoneKind::Battlefield, &["Island", "Island", "Swamp", "Canyon Slough"], Position::Top, db).unwrap();
+        let (island, slough) = (cards[0], cards[3]);
+        // The supply as the walk over the list counts it (a source set aside that is none).
+        let walked = |g: &Game, p: u8| g.count_supply(p, Some(u32::MAX));
+        let check = |g: &Game, by_type: [u32; 6], choosing: u32, others: u32| {
+            let counted = g.indexed.untapped_mana[0];
+            assert_eq!((counted.by_type, counted.choosing, counted.others), (by_type, choosing, others));
+            assert!(g.battlefield_index_is_current());
+            for p in 0..2 {
+                assert_eq!(g.count_supply(p, None), walked(g, p));
+            }
+        };
+        check(&g, [0, 2, 1, 0, 0, 0], 1, 0);
+        g.set_tapped(island, true).unwrap();
+        g.set_tapped(island, true).unwrap(); // already tapped: counted once
+        check(&g, [0, 1, 1, 0, 0, 0], 1, 0);
+        g.untap(island.slot());
+        check(&g, [0, 2, 1, 0, 0, 0], 1, 0);
+        // Leaving untapped, coming back tapped, then untapping.
+        let gone = g.move_object(slough, ZoneKind::Graveyard, Position::Top, Entering::default()).unwrap();
+        check(&g, [0, 2, 1, 0, 0, 0], 0, 0);
+        let back = g.move_object(gone, ZoneKind::Battlefield, Position::Top, Entering { tapped: true, ..Default::default() }).unwrap();
+        check(&g, [0, 2, 1, 0, 0, 0], 0, 0);
+        g.untap(back.slot());
+        check(&g, [0, 2, 1, 0, 0, 0], 1, 0);
+        // Control of an untapped Island goes to the other player, and comes back tapped.
+        g.set_controller(island.slot(), 1);
+        check(&g, [0, 1, 1, 0, 0, 0], 1, 0);
+        assert_eq!(g.indexed.untapped_mana[1].by_type, [0, 1, 0, 0, 0, 0]);
+        g.set_tapped(island, true).unwrap();
+        g.set_controller(island.slot(), 0);
+        check(&g, [0, 1, 1, 0, 0, 0], 1, 0);
+        // A source that isn't plain: the supply is walked again, and still agrees.
+        g.add_cards(0, ZoneKind::Battlefield, &["Everflowing Chalice"], Position::Top, db).unwrap();
+        check(&g, [0, 1, 1, 0, 0, 0], 1, 1);
+        let loaded = Game::load_json(&g.save_json()).unwrap();
+        assert!(loaded.indexed == g.indexed);
+    }
 
     // Each player's mana sources stay in battlefield order (the order payments tap in) through
     // a change of control, a permanent entering under another player's control, and a save and

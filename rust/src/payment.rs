@@ -468,6 +468,17 @@ impl SupplyCount {
         }
     }
 
+    /// Counts the untapped plain sources a player's [`crate::game::UntappedMana`] counts: what
+    /// [`SupplyCount::add`] of each would.
+    #[inline]
+    pub(crate) fn add_counted(&mut self, counted: &crate::game::UntappedMana) {
+        for (have, &n) in self.have.iter_mut().zip(&counted.by_type) {
+            *have += u64::from(n);
+        }
+        self.total += counted.by_type.iter().map(|&n| u64::from(n)).sum::<u64>() + u64::from(counted.choosing);
+        self.single &= counted.choosing == 0;
+    }
+
     /// What [`supply`] answers.
     pub(crate) fn finish(self) -> (u64, Option<[u64; 6]>) {
         (self.total, self.single.then_some(self.have))

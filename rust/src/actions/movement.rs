@@ -64,8 +64,10 @@ impl Game {
             if let Some(c) = controller {
                 g.set_controller(slot, c);
             }
-            let o = &mut g.objects[slot as usize];
-            o.tapped |= entering.tapped;
+            if entering.tapped {
+                g.tap_slot(slot, true);
+            }
+            let o = &g.objects[slot as usize];
             let to_zone = crate::zone::Zone { kind: to, player: if to.is_per_player() { o.owner } else { o.zone.player } };
             if to == ZoneKind::Battlefield {
                 g.entered_battlefield(slot);

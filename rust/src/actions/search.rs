@@ -316,7 +316,9 @@ impl FoundCards {
             if let Destination::Battlefield { tapped } = self.to {
                 // Under the searcher's control, even from another player's library (CR 110.2a).
                 g.set_controller(slot, searcher);
-                g.objects[slot as usize].tapped |= tapped;
+                if tapped {
+                    g.tap_slot(slot, true);
+                }
                 g.entered_battlefield(slot);
             }
             let to_zone = g.objects[slot as usize].zone;
