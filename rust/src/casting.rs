@@ -402,12 +402,16 @@ impl CastProc {
         base + (0..self.kicker_count()).zip(&self.kicks).map(|(i, &n)| n * self.kicker(g, i).map_or(0, |k| count(k.cost.symbols()))).sum::<u32>()
     }
 
+    /// Cast for its mana cost with no modes, no kicks, X as 0 and no increase or reduction:
+    /// nothing is added or changed (CR 601.2f), so the total is the definition's plain cost.
+    fn plain(&self, def: &CardDef, kicks: &[u32], x: u32) -> bool {
+        self.base == BaseCost::ManaCost && def.rules.modes.is_empty() && x == 0 && self.increase == 0 && self.reduction == 0 && kicks.iter().all(|&n| n == 0)
+    }
+
     fn cost_to_pay(&self, g: &Game, kicks: &[u32], x: u32) -> CostToPay {
         let def = &g.defs[self.def as usize];
         let life_available = g.players[self.caster as usize].life as i64;
-        // Cast for its mana cost with no modes, no kicks, X as 0 and no increase or reduction:
-        // nothing is added or changed (CR 601.2f), so the total is the definition's plain cost.
-        if self.base == BaseCost::ManaCost && def.rules.modes.is_empty() && x == 0 && self.increase == 0 && self.reduction == 0 && kicks.iter().all(|&n| n == 0) {
+        if self.plain(def, kicks, x) {
             if let Some(symbols) = &def.plain_cost {
                 return CostToPay { symbols: crate::payment::Symbols::from_slice(symbols), x: 0, life_available };
             }
@@ -631,20 +635,27 @@ impl CastProc {
                 }
                 // CR 601.2f–h: lock in the total cost and pay it.
                 Stage::Pay => {
-                    let cost = self.cost_to_pay(g, &self.kicks, self.x);
                     let mut sources = std::mem::take(&mut g.source_buf);
                     g.fill_mana_sources(self.caster, &mut sources);
                     let pool = g.players[self.caster as usize].pool;
                     if !self.asked && self.opts.payment.is_none() && g.seats[self.caster as usize].auto_pay {
                         // Paid automatically (what `pay_outcome` finds then), the payment
-                        // borrowed where `solve` built it: it is large to move.
-                        let paid = solve(&cost, &pool, &sources);
+                        // borrowed where `solve` built it: it is large to move. A plain cost
+                        // was counted by type with its definition, so where counting decides
+                        // the payment its symbols aren't copied and counted again.
+                        let def = &g.defs[self.def as usize];
+                        let counted = def.plain_needs.as_ref().filter(|_| self.plain(def, &self.kicks, self.x));
+                        let paid = match counted.and_then(|(need, generic)| crate::payment::solve_counted(need, *generic, &pool, &sources)) {
+                            Some(paid) => paid,
+                            None => solve(&self.cost_to_pay(g, &self.kicks, self.x), &pool, &sources),
+                        };
                         g.source_buf = sources;
                         let Some(payment) = &paid else {
-                            return Err(cannot_pay(&cost.symbols, NOT_ENOUGH_MANA));
+                            return Err(cannot_pay(&self.cost_to_pay(g, &self.kicks, self.x).symbols, NOT_ENOUGH_MANA));
                         };
                         return self.pay(g, payment);
                     }
+                    let cost = self.cost_to_pay(g, &self.kicks, self.x);
                     let outcome = self.pay_outcome(g, &cost, &pool, &sources);
                     // Worked out only when the player is asked (this is every cast's path).
                     let min = if matches!(outcome, Err(PayStop::Ask(_))) { crate::payment::fewest_sources(&cost, &pool, &sources) } else { 0 };

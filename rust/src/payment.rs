@@ -411,12 +411,23 @@ pub fn fewest_sources(cost: &CostToPay, pool: &ManaPool, sources: &[ManaSource])
 /// pays the cost. See the module documentation for which payment is preferred.
 pub fn solve(cost: &CostToPay, pool: &ManaPool, sources: &[ManaSource]) -> Option<Payment> {
     if let Some((need, generic)) = simple_needs(&cost.symbols, cost.x) {
-        let answer = if need.iter().all(|&n| n == 0) && pool.is_empty() { solve_generic(generic, sources.iter().cloned()) } else { solve_simple(&need, generic, pool, sources) };
-        if let Some(answer) = answer {
+        if let Some(answer) = solve_counted(&need, generic, pool, sources) {
             return answer;
         }
     }
     solve_general(cost, pool, sources, None).ok()
+}
+
+/// What [`solve`] answers for a cost whose symbols [`simple_needs`] counted as `need` and
+/// `generic`, where counting decides it; `None` where it doesn't (a source with a choice).
+/// A caller holding the count already (a card's plain cost) asks it without the symbols.
+#[inline]
+pub(crate) fn solve_counted(need: &[u64; 6], generic: u64, pool: &ManaPool, sources: &[ManaSource]) -> Option<Option<Payment>> {
+    if need.iter().all(|&n| n == 0) && pool.is_empty() {
+        solve_generic(generic, sources.iter().cloned())
+    } else {
+        solve_simple(need, generic, pool, sources)
+    }
 }
 
 /// Whether `cost` can be paid from `pool` and `sources` — [`solve`]'s answer without building
