@@ -635,38 +635,20 @@ pub(crate) fn simple_needs(symbols: &[ManaSymbol], x: u32) -> Option<([u64; 6], 
 }
 
 /// Solves a simple cost when every source makes a single type: the supply of each type is
-/// fixed, so counting decides it. `None` if not applicable (some source has a choice).
+/// fixed, so paying in order either succeeds or shows that nothing pays. `None` if not
+/// applicable (some source has a choice).
 ///
 /// Colored needs are paid from the pool, then by the sources of their type in order; generic
 /// from what is left in the pool (colorless first), then from the excess of those taps, then
 /// by the untapped sources in order. Steps that can't change anything (an empty pool, nothing
-/// left to pay) are skipped.
+/// left to pay) are skipped. A type whose symbols outnumber its pool mana and sources is
+/// still short once its sources are all tapped, and too little mana in all leaves generic
+/// unpaid once every source is: the supply isn't counted first (a pass over the sources).
 #[inline]
 fn solve_simple(need: &[u64; 6], generic: u64, pool: &ManaPool, sources: &[ManaSource]) -> Option<Option<Payment>> {
-    if sources.len() > 64 {
+    if sources.len() > 64 || sources.iter().any(|s| made_type(s).is_some() && s.options.len() > 1) {
         return None;
     }
-    let mut have = pool.amounts.map(u64::from);
-    for s in sources {
-        let Some(t) = made_type(s) else { continue };
-        if s.options.len() > 1 {
-            return None;
-        }
-        have[t] += s.amount as u64;
-    }
-    let mut total_need = generic;
-    let mut total_have = 0u64;
-    for t in 0..6 {
-        if need[t] > have[t] {
-            return Some(None);
-        }
-        total_need += need[t];
-        total_have += have[t];
-    }
-    if total_need > total_have {
-        return Some(None);
-    }
-
     let pooled = !pool.is_empty();
     let mut pool_left = pool.amounts.map(u64::from);
     let mut from_pool = [0u64; 6];
@@ -700,6 +682,9 @@ fn solve_simple(need: &[u64; 6], generic: u64, pool: &ManaPool, sources: &[ManaS
                     break; // no later source is tapped for a color
                 }
             }
+        }
+        if short > 0 {
+            return Some(None); // a type's pool mana and sources are too few for its symbols
         }
     }
     let mut g = generic;
@@ -737,9 +722,12 @@ fn solve_simple(need: &[u64; 6], generic: u64, pool: &ManaPool, sources: &[ManaS
             }
         }
     }
-    debug_assert_eq!(g, 0);
-    let leftover: [u64; 6] = std::array::from_fn(|t| pool_left[t] + excess[t]);
-    Some(Some(Payment { taps, from_pool: to_pool(&from_pool), life: 0, leftover: to_pool(&leftover), spent: to_pool(&spent) }))
+    if g > 0 {
+        return Some(None); // too little mana in all
+    }
+    // From an empty pool (the usual case) nothing was taken and only the taps' excess is left.
+    let (from_pool, leftover) = if pooled { (to_pool(&from_pool), to_pool(&std::array::from_fn(|t| pool_left[t] + excess[t]))) } else { (ManaPool::EMPTY, to_pool(&excess)) };
+    Some(Some(Payment { taps, from_pool, life: 0, leftover, spent: to_pool(&spent) }))
 }
 
 /// The index of the type a source makes for a simple payment: its first option; `None` if it
