@@ -1380,10 +1380,17 @@ impl Game {
     /// loser still to leave; and no permanent that could die or annihilate counters — the
     /// check that runs before every priority, when nothing usually applies.
     fn nothing_to_check(&self) -> bool {
-        self.players.iter().all(|st| st.lost.is_some() || st.loss_reason().is_none())
-            && self.live_players() >= 2
-            && self.losers_have_left()
-            && (self.battlefield.is_empty() || self.no_permanent_dies_or_annihilates())
+        // Usually each player has life, drew nothing from an empty library and has no counters,
+        // nobody has lost, and no permanent has counters or is fragile: a few loads tell.
+        self.players.iter().all(|st| (st.life > 0 && !st.drew_from_empty && st.counters.is_empty()) || st.lost.is_some() || st.loss_reason().is_none())
+            && ((self.losers.is_empty() && self.players.len() >= 2) || (self.live_players() >= 2 && self.losers_have_left()))
+            && (self.battlefield.is_empty() || (self.nothing_shrinks() && self.no_counters_or_fragile_permanents()) || self.no_permanent_dies_or_annihilates())
+    }
+
+    /// Whether no permanent has counters and none is fragile: then, with nothing shrinking,
+    /// no permanent-related state-based action can apply, without the walks below.
+    fn no_counters_or_fragile_permanents(&self) -> bool {
+        self.object_counters.is_empty() && self.indexed.fragile.is_empty()
     }
 
     /// Whether the permanent-related state-based actions (CR 704.5f, g, i, q) would find
@@ -1391,6 +1398,8 @@ impl Game {
     /// shrinks, no counters but +1/+1 on a sturdy creature, no -1/-1 counter anywhere (so none
     /// annihilate), and each fragile creature or planeswalker is one they would pass over — a
     /// creature with only gains and a positive base toughness, a planeswalker with loyalty.
+    /// Apart, so that the usual check without counters or fragile permanents stays small.
+    #[inline(never)]
     fn no_permanent_dies_or_annihilates(&self) -> bool {
         use crate::card::CardType;
         let sturdy = |s: u32| self.objects[s as usize].flags & Object::STURDY != 0;
