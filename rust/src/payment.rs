@@ -485,8 +485,9 @@ impl SupplyCount {
     pub(crate) fn add_counted(&mut self, counted: &crate::game::UntappedMana) {
         for (have, &n) in self.have.iter_mut().zip(&counted.by_type) {
             *have += u64::from(n);
+            self.total += u64::from(n);
         }
-        self.total += counted.by_type.iter().map(|&n| u64::from(n)).sum::<u64>() + u64::from(counted.choosing);
+        self.total += u64::from(counted.choosing);
         self.single &= counted.choosing == 0;
     }
 

@@ -453,6 +453,18 @@ mod tests {
         Simulation { decks: vec![mill, bears], seed, policies: vec![Policy::Goldfish, Policy::Goldfish], max_turns: 40, setup: Setup::default(), stop: vec![], record: vec![] }
     }
 
+    // A batch thread's template holds the same card definitions as the run's, but its own
+    // copies: no reference count of theirs is shared with another thread.
+    #[test]
+    fn a_thread_copy_shares_no_card_definition() {
+        let template = sim(7).template(CardDb::builtin()).unwrap();
+        let copy = template.thread_copy();
+        assert_eq!(copy.defs.len(), template.defs.len());
+        for (own, shared) in copy.defs.iter().zip(template.defs.iter()) {
+            assert!(**own == **shared && !std::sync::Arc::ptr_eq(own, shared));
+        }
+    }
+
     #[test]
     fn results_do_not_depend_on_threads_or_ranges() {
         let db = CardDb::builtin();
