@@ -93,13 +93,14 @@ impl Step {
         matches!(self, Step::PrecombatMain | Step::PostcombatMain)
     }
 
-    /// A step with no turn-based action (unlike the untap, draw, declaring attackers, combat
-    /// damage and cleanup: CR 502, 504.1, 508.1, 510.2, 514): its beginning only empties mana
-    /// pools and triggers abilities. (The precombat main's, lore counters on Sagas, CR 505.4,
-    /// has no card in the engine yet.) Listed rather than excluded, so a step that gains one
-    /// is left out.
+    /// A step with no turn-based action (unlike the untap, draw, combat damage and cleanup
+    /// steps: CR 502, 504.1, 510.2, 514): its beginning only empties mana pools and triggers
+    /// abilities. (The precombat main's, lore counters on Sagas, CR 505.4, has no card in the
+    /// engine yet. Declaring attackers, CR 508.1, is one, but with no combat in the engine yet
+    /// nobody attacks: the declare attackers step leaves this list when combat arrives.)
+    /// Listed rather than excluded, so a step that gains one is left out.
     pub(crate) fn begins_quietly(self) -> bool {
-        matches!(self, Step::Upkeep | Step::PrecombatMain | Step::BeginCombat | Step::EndCombat | Step::PostcombatMain | Step::End)
+        matches!(self, Step::Upkeep | Step::PrecombatMain | Step::BeginCombat | Step::DeclareAttackers | Step::EndCombat | Step::PostcombatMain | Step::End)
     }
 
     /// The step after this one within a turn; `None` after cleanup.
