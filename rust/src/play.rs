@@ -423,15 +423,8 @@ impl Game {
         let turn = self.turn;
         // Checked as play begins and after each step change: a pass changes none of it.
         let mut settled = self.unattended_and_settled();
-        while self.answers_itself(p, crate::policy::Policy::Goldfish) {
-            let action = self.goldfish_action(p, |_| true);
-            if !settled {
-                // Worked out once: the frame takes it as chosen.
-                return self.perform(Frame::Priority(Box::new(PriorityProc { chosen: Some(action), ..PriorityProc::new() })));
-            }
-            if action != PriorityAction::Pass {
-                return self.perform_chosen(action);
-            }
+        let all_goldfish = self.seats.iter().all(|s| s.policy == crate::policy::Policy::Goldfish);
+        loop {
             // Unattended, a goldfish's pass is made without a frame, and play goes on until
             // something a simulation's conditions could see may change: priority moves on and
             // nothing else changes (CR 117.3d); when the last player passes with an empty stack
@@ -440,19 +433,36 @@ impl Game {
             // this). So the caller checks its conditions once, after, seeing what it would
             // have seen before each of these passes.
             // (Whatever this call ends with clears the output first: a pass puts out nothing.)
-            let last = self.passes as usize + 1 >= self.live_players();
-            if !last {
+            if settled && self.stack.is_empty() && self.rest_of_round_passes_unseen(p, all_goldfish) {
+                // Every player still to pass this round would pass without looking: the
+                // round is made at once, leaving nobody with priority, as its last pass would.
+                (self.passes, self.priority) = (0, None);
+            } else {
+                if !self.answers_itself(p, crate::policy::Policy::Goldfish) {
+                    break;
+                }
+                let action = self.goldfish_action(p, |_| true);
+                if !settled {
+                    // Worked out once: the frame takes it as chosen.
+                    return self.perform(Frame::Priority(Box::new(PriorityProc { chosen: Some(action), ..PriorityProc::new() })));
+                }
+                if action != PriorityAction::Pass {
+                    return self.perform_chosen(action);
+                }
+                let last = self.passes as usize + 1 >= self.live_players();
+                if !last {
+                    self.pass_by(p);
+                    p = self.priority.expect("passed to the next player");
+                    continue;
+                }
+                if !self.stack.is_empty() {
+                    // The top of the stack resolves under the priority frame.
+                    return self.perform_chosen(action);
+                }
+                // The priority frame would only wait beneath the next step's work, which casts
+                // nothing and so never fails back to it.
                 self.pass_by(p);
-                p = self.priority.expect("passed to the next player");
-                continue;
             }
-            if !self.stack.is_empty() {
-                // The top of the stack resolves under the priority frame.
-                return self.perform_chosen(action);
-            }
-            // The priority frame would only wait beneath the next step's work, which casts
-            // nothing and so never fails back to it.
-            self.pass_by(p);
             let progress = self.end_step()?;
             settled = self.unattended_and_settled();
             match self.priority {
@@ -461,6 +471,21 @@ impl Game {
             }
         }
         self.perform(Frame::Priority(Box::new(PriorityProc::new())))
+    }
+
+    /// Whether each player still to pass in this round of passes, from `p` (who has priority),
+    /// would pass without looking, given that every player is a goldfish: none may cast
+    /// anything outside their sorcery timing ([`Game::goldfish_action`]), and none still to
+    /// pass is in it, the active player in a main phase having passed already. And the log
+    /// doesn't record the passes. (The stack is empty: the caller checks.)
+    #[inline(always)]
+    fn rest_of_round_passes_unseen(&self, p: u8, all_goldfish: bool) -> bool {
+        use crate::object::Object;
+        all_goldfish
+            && self.def_flags & (Object::FLASHBACK | Object::GRAVEYARD_PERMISSION) == 0
+            && self.fast_in_hand == [0; crate::game::MAX_PLAYERS]
+            && !self.log.recording
+            && (!self.step.is_main() || (p != self.active && self.passes as usize + 1 == self.live_players()))
     }
 
     /// An unattended run with no work in progress, the game going on, no trigger waiting to go
