@@ -103,9 +103,14 @@ impl Step {
         matches!(self, Step::Upkeep | Step::PrecombatMain | Step::BeginCombat | Step::DeclareAttackers | Step::EndCombat | Step::PostcombatMain | Step::End)
     }
 
-    /// The step after this one within a turn; `None` after cleanup.
+    /// The step that begins after this one within a turn; `None` after cleanup. Without
+    /// attacking creatures (combat arrives later) the declare blockers and combat damage steps
+    /// are skipped (CR 508.8): they don't begin at all.
     fn next(self) -> Option<Step> {
-        Step::ALL.get(self as usize + 1).copied()
+        match Step::ALL.get(self as usize + 1).copied()? {
+            Step::DeclareBlockers | Step::CombatDamage => Some(Step::EndCombat),
+            next => Some(next),
+        }
     }
 }
 
@@ -146,16 +151,11 @@ impl AdvanceProc {
                 return FrameStep::Done;
             }
             g.step = next;
-            // Without attacking creatures (combat arrives later) these steps are skipped
-            // (CR 508.8): they don't begin at all.
-            if matches!(next, Step::DeclareBlockers | Step::CombatDamage) {
-                continue;
-            }
             g.log.push_with(|| Event::StepBegan { turn: g.turn, step: next, active: g.active });
             // "At the beginning of ..." (CR 603.2). A cleanup step that follows one in which
             // players got priority (CR 514.3a) doesn't trigger them again: an ability that
             // triggers at every cleanup would otherwise never let the turn end.
-            if !matches!(next, Step::Draw | Step::DeclareBlockers | Step::CombatDamage) && !again {
+            if next != Step::Draw && !again {
                 g.fire(crate::trigger::TriggerEvent::StepBegan { step: next });
             }
             match next {
@@ -172,7 +172,7 @@ impl AdvanceProc {
                     g.draw_one(active);
                     g.fire(crate::trigger::TriggerEvent::StepBegan { step: next });
                 }
-                Step::DeclareBlockers | Step::CombatDamage => unreachable!("skipped above"),
+                Step::DeclareBlockers | Step::CombatDamage => unreachable!("skipped (Step::next)"),
                 Step::Cleanup => {
                     let active = g.active;
                     let hand = g.players[active as usize].hand.len();
@@ -263,32 +263,40 @@ impl Game {
     /// game moves to the next step that gives priority, as a whole action. Its first part
     /// can't fail, so it runs outside frames (what the advance frame would do, stepped at once).
     pub(crate) fn end_step(&mut self) -> Result<Progress> {
-        let turn = self.turn;
-        // Unattended, a next step of this turn with no turn-based action begins without the
-        // advance frame, and the run after it is skipped when it would only find that nothing
-        // waits: no state-based check (see below), no trigger, no legend rule.
-        if self.unattended && !self.unchecked_setup && self.step != Step::Cleanup {
-            if let Some(next) = self.step.next().filter(|s| s.begins_quietly()) {
-                self.output.clear();
+        if !self.unattended || self.unchecked_setup {
+            return self.perform_from(|g| {
+                let done = AdvanceProc::new().step(g);
+                debug_assert!(matches!(done, FrameStep::Done), "an advance pushes the work it waits for");
+            });
+        }
+        // Unattended: the action as `perform_from` would do it, with a next step of this turn
+        // that has no turn-based action begun without the advance frame.
+        self.output.clear();
+        match self.step.next().filter(|s| s.begins_quietly() && self.step != Step::Cleanup) {
+            Some(next) => {
                 self.empty_mana_pools();
                 self.begin_quiet_step(next);
-                if self.frames.is_empty() && self.pending_triggers.is_empty() && !self.legendary_entered {
-                    self.quiet_pass = false; // as the run would leave it, having skipped the check
-                    return Ok(Progress::Done(Vec::new()));
-                }
-                self.quiet_pass = true;
-                return self.run();
+            }
+            None => {
+                let done = AdvanceProc::new().step(self);
+                debug_assert!(matches!(done, FrameStep::Done), "an advance pushes the work it waits for");
             }
         }
-        self.perform_from(|g| {
-            let done = AdvanceProc::new().step(g);
-            debug_assert!(matches!(done, FrameStep::Done), "an advance pushes the work it waits for");
-            // Unattended, the state-based actions were checked as the pass began, finding
-            // nothing (CR 117.5). A step with no turn-based action changes nothing the check
-            // looks at as it begins — it empties mana pools and triggers abilities, which
-            // wait — so the check before the next priority is skipped.
-            g.quiet_pass = g.unattended && !g.unchecked_setup && g.turn == turn && g.step.begins_quietly();
-        })
+        // The state-based actions were checked as the pass began, finding nothing (CR 117.5).
+        // A step with no turn-based action changes nothing the check looks at as it begins —
+        // it empties mana pools and triggers abilities, which wait. Nor does a new turn's
+        // untap step, reached only when the cleanup step's own check found nothing (CR 514.3a).
+        // So the check before the next priority is skipped, and with no trigger, no legend
+        // rule and no frame waiting, so is the rest of the run.
+        if !self.step.begins_quietly() || !self.frames.is_empty() {
+            return self.run();
+        }
+        let waiting = !self.pending_triggers.is_empty() || self.legendary_entered;
+        self.quiet_pass = waiting; // as the run would leave it, having skipped the check
+        if waiting {
+            return self.run();
+        }
+        Ok(Progress::Done(Vec::new()))
     }
 
     /// Every player passes in turn, from the one with priority, until the top object of the
