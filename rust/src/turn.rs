@@ -464,6 +464,7 @@ impl Game {
     /// `next`, a step of this turn with no turn-based action ([`Step::begins_quietly`]),
     /// begins: "at the beginning of" abilities trigger (CR 603.2; the end step's delayed ones
     /// too, CR 513.1), and the active player is to receive priority (CR 117.3a).
+    #[inline(always)] // about seven times a turn: the call cost a good part of its body
     fn begin_quiet_step(&mut self, next: Step) {
         self.step = next;
         self.log.push_with(|| Event::StepBegan { turn: self.turn, step: next, active: self.active });
@@ -492,7 +493,8 @@ impl Game {
         self.fire(crate::trigger::TriggerEvent::StepBegan { step: Step::Untap });
         for k in 0..self.battlefield.len() {
             let slot = self.battlefield[k];
-            if self.objects[slot as usize].controller == active {
+            let o = &self.objects[slot as usize];
+            if o.controller == active && o.tapped {
                 self.untap(slot);
             }
         }
