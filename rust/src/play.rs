@@ -424,6 +424,7 @@ impl Game {
         // Checked as play begins and after each step change: a pass changes none of it.
         let mut settled = self.unattended_and_settled();
         let all_goldfish = self.seats.iter().all(|s| s.policy == crate::policy::Policy::Goldfish);
+        let mut passed_precombat = false;
         loop {
             // Unattended, a goldfish's pass is made without a frame, and play goes on until
             // something a simulation's conditions could see may change: priority moves on and
@@ -441,7 +442,14 @@ impl Game {
                 if !self.answers_itself(p, crate::policy::Policy::Goldfish) {
                     break;
                 }
-                let action = self.goldfish_action(p, |_| true);
+                // The active goldfish who passed in its precombat main phase passes again in
+                // its postcombat one when play got there within this call: only quiet steps
+                // began in between, with nothing triggering (that would have stopped this), so
+                // all it looks at is as it was, but for mana pools emptied — and less mana
+                // makes nothing castable that wasn't.
+                let again = passed_precombat && p == self.active && self.step == TurnStep::PostcombatMain && self.stack.is_empty();
+                let action = if again { PriorityAction::Pass } else { self.goldfish_action(p, |_| true) };
+                passed_precombat |= settled && action == PriorityAction::Pass && p == self.active && self.step == TurnStep::PrecombatMain && self.stack.is_empty();
                 if !settled {
                     // Worked out once: the frame takes it as chosen.
                     return self.perform(Frame::Priority(Box::new(PriorityProc { chosen: Some(action), ..PriorityProc::new() })));
