@@ -410,27 +410,28 @@ impl EffectProc {
                 None
             }
             Effect::Mill { who, ref count } => {
-                let players = self.players(g, who);
-                // CR 616.1: each milling player orders the replacements that change the count.
-                if g.statics_in_play() {
-                    for &p in &players {
-                        // Nothing to order for a player who mills no card (CR 614.7: "would
-                        // mill one or more cards"; an empty library mills none).
-                        if self.mill_orders.iter().any(|(q, _)| *q == p) || g.players[p as usize].library.is_empty() || self.amount(g, count, p) == 0 {
-                            continue;
+                // Simultaneous: every count is worked out before anyone mills (CR 101.4), each
+                // milling player first ordering the replacements that change theirs (CR 616.1).
+                let mut counts: smallvec::SmallVec<[(u8, u32); 4]> = smallvec::SmallVec::new();
+                for p in self.players(g, who) {
+                    let n = self.amount(g, count, p);
+                    let n = if !g.statics_in_play() {
+                        n
+                    } else if let Some((_, order)) = self.mill_orders.iter().find(|(q, _)| *q == p) {
+                        g.milled_count(p, n, order)
+                    } else {
+                        match g.mill_count_unordered(p, n) {
+                            Ok(n) => n,
+                            Err(d) => {
+                                self.mill_orders.push((p, Vec::new()));
+                                return Some(Pending::Ask(d));
+                            }
                         }
-                        if let Some(d) = g.mill_order_question(p) {
-                            self.mill_orders.push((p, Vec::new()));
-                            return Some(Pending::Ask(d));
-                        }
-                    }
+                    };
+                    counts.push((p, n));
                 }
-                // Simultaneous: each amount is read before anyone mills (CR 101.4).
-                let amounts: smallvec::SmallVec<[(u8, u32); 4]> = players.into_iter().map(|p| (p, self.amount(g, count, p))).collect();
-                let orders = std::mem::take(&mut self.mill_orders);
-                for (p, n) in amounts {
-                    let order = orders.iter().find(|(q, _)| *q == p).map(|(_, o)| o.as_slice()).unwrap_or(&[]);
-                    let n = if g.statics_in_play() { g.milled_count(p, n, order) } else { n };
+                self.mill_orders.clear();
+                for (p, n) in counts {
                     let milled = g.mill_cards(p, n);
                     if self.ctx.milled.is_empty() {
                         self.ctx.milled = milled; // the same list, not copied

@@ -19,6 +19,13 @@ pub(crate) struct MillChange {
     pub plus: u32,
 }
 
+impl MillChange {
+    /// The count `n` changed by this replacement.
+    fn apply(self, n: u32) -> u32 {
+        n.saturating_mul(self.times).saturating_add(self.plus).min(crate::game::MAX_COUNT as u32)
+    }
+}
+
 impl Game {
     /// Whether any permanent has static abilities (the only source of these replacements), so
     /// hot paths skip the lookups when none could apply.
@@ -91,16 +98,26 @@ impl Game {
         differ.then(|| Decision { player: p, purpose: Purpose::OrderReplacements, choice: Choice::Order { options: changes.iter().map(|c| c.source).collect() } })
     }
 
-    /// [`Game::mill_order_decision`] for `p`'s mill replacements, their list built only when
-    /// the order can matter: when they all change the count alike (usually one, or none), no
-    /// order is asked and nothing is allocated.
-    pub(crate) fn mill_order_question(&self, p: u8) -> Option<Decision> {
-        let mut changes = self.mill_changes_iter(p);
-        let first = changes.next()?;
-        if changes.all(|c| (c.times, c.plus) == (first.times, first.plus)) {
-            return None; // no two next to each other differ, as mill_order_decision would find
+    /// How many cards `p` mills when an effect says `n` and nobody has ordered the
+    /// replacements: in timestamp order, unless two next to each other change the count
+    /// differently, when `p` orders them first (CR 616.1): then that decision. One walk over
+    /// the statics, with no list of the replacements unless the order matters. Nothing to order
+    /// for a player who mills no card (CR 614.7: "would mill one or more cards"; an empty
+    /// library mills none).
+    pub(crate) fn mill_count_unordered(&self, p: u8, n: u32) -> Result<u32, Decision> {
+        if n == 0 {
+            return Ok(0);
         }
-        self.mill_order_decision(p, &self.mill_changes(p))
+        let mut changes = self.mill_changes_iter(p);
+        let Some(first) = changes.next() else { return Ok(n) };
+        let mut k = first.apply(n);
+        for c in changes {
+            if (c.times, c.plus) != (first.times, first.plus) && !self.players[p as usize].library.is_empty() {
+                return Err(self.mill_order_decision(p, &self.mill_changes(p)).expect("two of them differ"));
+            }
+            k = c.apply(k);
+        }
+        Ok(k)
     }
 
     /// How many cards `p` mills when an effect says `n`, the replacements applied in `order`
@@ -109,14 +126,13 @@ impl Game {
         if n == 0 {
             return 0; // "would mill one or more cards"
         }
-        let apply = |n: u32, c: MillChange| n.saturating_mul(c.times).saturating_add(c.plus).min(crate::game::MAX_COUNT as u32);
         if order.is_empty() {
             // Nothing ordered: timestamp order, which the stable sort below keeps.
-            return self.mill_changes_iter(p).fold(n, apply);
+            return self.mill_changes_iter(p).fold(n, |n, c| c.apply(n));
         }
         let mut changes = self.mill_changes(p);
         changes.sort_by_key(|c| order.iter().position(|&o| o == c.source).unwrap_or(usize::MAX));
-        changes.into_iter().fold(n, apply)
+        changes.into_iter().fold(n, |n, c| c.apply(n))
     }
 
     /// "If you would draw a card while your library has no cards in it, you win the game
@@ -151,14 +167,15 @@ impl Game {
 mod tests {
     use crate::{CardDb, Game, Position, ZoneKind};
 
-    // The question and the count worked out without a list of the replacements are what the
-    // list gives: an order asked only when two replacements next to each other differ
-    // (CR 616.1), and with nothing ordered the count in timestamp order (the stable sort's).
+    // The count worked out without a list of the replacements is what the list gives: an
+    // order asked only when two replacements next to each other differ (CR 616.1) and the
+    // player mills a card (CR 614.7), and with nothing ordered the count in timestamp order
+    // (the stable sort's).
     #[test]
     fn mill_shortcuts_match_the_list_of_replacements() {
         let db = CardDb::builtin();
         let names = ["Bruvac the Grandiloquent", "The Water Crystal"];
-        for mask in 0u32..81 {
+        for mask in 0u32..162 {
             let mut g = Game::new(2, 1).unwrap();
             let mut m = mask;
             for i in 0..4 {
@@ -169,12 +186,22 @@ mod tests {
                     g.add_cards(((mask as usize + i) / 2) % 2, ZoneKind::Battlefield, &[names[pick as usize - 1]], Position::Top, db).unwrap();
                 }
             }
+            if m == 1 {
+                for p in 0..2 {
+                    g.add_cards(p, ZoneKind::Library, &["Island"], Position::Top, db).unwrap();
+                }
+            }
             for p in 0..2u8 {
                 let changes = g.mill_changes(p);
-                assert_eq!(g.mill_order_question(p), g.mill_order_decision(p, &changes));
+                let question = g.mill_order_decision(p, &changes);
                 for n in 0u32..5 {
-                    let by_list = if n == 0 { 0 } else { changes.iter().fold(n, |n, c| n.saturating_mul(c.times).saturating_add(c.plus).min(crate::game::MAX_COUNT as u32)) };
+                    let by_list = if n == 0 { 0 } else { changes.iter().fold(n, |n, c| c.apply(n)) };
                     assert_eq!(g.milled_count(p, n, &[]), by_list);
+                    let expected = match &question {
+                        Some(d) if n > 0 && m == 1 => Err(d.clone()),
+                        _ => Ok(by_list),
+                    };
+                    assert_eq!(g.mill_count_unordered(p, n), expected);
                 }
             }
         }

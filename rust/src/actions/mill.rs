@@ -42,25 +42,22 @@ impl MillProc {
             let Answer::Cards { cards } = g.take_answer() else { unreachable!("validated") };
             self.orders.last_mut().expect("asked").1 = cards;
         }
-        for &p in &self.players {
-            if self.orders.iter().any(|(q, _)| *q == p) || self.n == 0 || g.players[p as usize].library.is_empty() {
-                continue;
-            }
-            if let Some(d) = g.mill_order_question(p) {
-                self.orders.push((p, Vec::new()));
-                self.asked = true;
-                return Step::Ask(Frame::Mill(self), d);
-            }
-        }
         // Simultaneous: every count is worked out before anyone mills (CR 101.4).
-        let counts: Vec<(u8, u32)> = self
-            .players
-            .iter()
-            .map(|&p| {
-                let order = self.orders.iter().find(|(q, _)| *q == p).map(|(_, o)| o.as_slice()).unwrap_or(&[]);
-                (p, g.milled_count(p, self.n, order))
-            })
-            .collect();
+        let mut counts = Vec::with_capacity(self.players.len());
+        for &p in &self.players {
+            let k = match self.orders.iter().find(|(q, _)| *q == p) {
+                Some((_, order)) => g.milled_count(p, self.n, order),
+                None => match g.mill_count_unordered(p, self.n) {
+                    Ok(k) => k,
+                    Err(d) => {
+                        self.orders.push((p, Vec::new()));
+                        self.asked = true;
+                        return Step::Ask(Frame::Mill(self), d);
+                    }
+                },
+            };
+            counts.push((p, k));
+        }
         for (p, k) in counts {
             let milled = g.mill_cards(p, k);
             g.output.extend(milled);
