@@ -64,13 +64,19 @@ impl EffectCtx {
     /// The context of `controller`'s instructions from the object in `source` (`source_id`
     /// while it stays the same object), cast as `cast`: nothing targeted, milled or remembered yet.
     pub fn new(controller: u8, source: u32, source_id: ObjId, cast: CastInfo) -> EffectCtx {
+        EffectCtx::targeting(controller, source, source_id, cast, Vec::new(), Vec::new())
+    }
+
+    /// [`EffectCtx::new`] with the chosen `targets` and which of them are `legal`: built in
+    /// place, with no empty lists made to be dropped.
+    pub(crate) fn targeting(controller: u8, source: u32, source_id: ObjId, cast: CastInfo, targets: Vec<Vec<TargetRef>>, legal: Vec<Vec<bool>>) -> EffectCtx {
         EffectCtx {
             controller,
             source,
             source_id,
             cast,
-            targets: Vec::new(),
-            legal: Vec::new(),
+            targets,
+            legal,
             milled: Vec::new(),
             triggering: None,
             triggering_controller: None,

@@ -115,14 +115,10 @@ impl ResolveProc {
                 (item.targets.clone(), legal)
             };
             let delayed = item.delayed.clone();
-            let mut ctx = EffectCtx {
-                targets,
-                legal,
-                triggering: item.triggering,
-                triggering_controller: item.triggering_controller,
-                sacrificed_power: item.sacrificed_power,
-                ..EffectCtx::new(controller, source, source_id, cast)
-            };
+            let mut ctx = EffectCtx::targeting(controller, source, source_id, cast, targets, legal);
+            ctx.triggering = item.triggering;
+            ctx.triggering_controller = item.triggering_controller;
+            ctx.sacrificed_power = item.sacrificed_power;
             g.frames.push(Frame::Resolve(ResolveProc::finishing(slot)));
             let proc = match delayed {
                 Some(d) => {
@@ -162,7 +158,7 @@ impl ResolveProc {
         }
         // Only an instant or sorcery needs its targets copied: a permanent enters without them.
         let targets = item.targets.clone();
-        let ctx = EffectCtx { targets, legal, ..EffectCtx::new(controller, slot, g.id_of(slot), g.objects[slot as usize].cast) };
+        let ctx = EffectCtx::targeting(controller, slot, g.id_of(slot), g.objects[slot as usize].cast, targets, legal);
         g.frames.push(Frame::Resolve(ResolveProc::finishing(slot)));
         // The spell's own instructions, then each chosen mode's in printed order (CR 700.2).
         let modes = ctx.cast.modes;
