@@ -216,17 +216,16 @@ impl EffectProc {
             }
         }
         let src = self.source(g);
+        let mut list = src.list(&self.root, &self.path);
         if self.choosing {
             self.choosing = false;
             let answer = g.take_answer();
-            let list = src.list(&self.root, &self.path);
             let effect = &list[self.pc as usize - 1];
             if let Some(pending) = self.answered(g, effect, answer) {
                 return Some((pending, self.pc as usize == list.len()));
             }
         }
         loop {
-            let list = src.list(&self.root, &self.path);
             let effect = list.get(self.pc as usize)?;
             self.pc += 1;
             if let Some(pending) = self.apply(g, effect) {
@@ -241,6 +240,7 @@ impl EffectProc {
                     if self.resolution_beneath(g) {
                         self.path.push((self.pc - 1, branch));
                         self.pc = 0;
+                        list = src.list(&self.root, &self.path);
                         continue;
                     }
                 }
@@ -266,7 +266,11 @@ impl EffectProc {
             return None;
         }
         let list = at_path(def_list(&g.defs[self.def as usize], &self.root), &self.path);
-        let (p, found, then) = self.search_now(g, list.get(self.pc as usize)?)?;
+        let effect = list.get(self.pc as usize)?;
+        if !matches!(effect, Effect::Search { .. }) {
+            return None; // the usual case, told without a call
+        }
+        let (p, found, then) = self.search_now(g, effect)?;
         Some((p, found, then, self.pc as usize + 1 == list.len()))
     }
 
