@@ -127,6 +127,9 @@ pub struct CardDef {
     /// `plain_cost` counted by type, when counting can decide it (see
     /// `payment::simple_needs`): what the look over castable spells compares with the supply.
     pub(crate) plain_needs: Option<([u64; 6], u64)>,
+    /// An instruction of the card looks back at the cards it milled (derived): without one,
+    /// its milling lists none.
+    pub(crate) reads_milled: bool,
 }
 
 /// What tapping the card's permanent for mana makes: one type out of `types`, `amount` times.
@@ -240,36 +243,52 @@ fn printed_number(v: Option<&str>) -> i64 {
     v.and_then(|s| s.trim().parse::<i64>().ok()).unwrap_or(0)
 }
 
-/// The names of the tokens a card's instructions create (each must be a token definition in
-/// the same card database).
-pub(crate) fn token_names(rules: &CardRules) -> Vec<String> {
-    fn walk(effects: &[Effect], out: &mut Vec<String>) {
+/// Calls `f` on every instruction of a card's rules, those inside others included, in order.
+fn for_each_effect(rules: &CardRules, f: &mut impl FnMut(&Effect)) {
+    fn walk(effects: &[Effect], f: &mut impl FnMut(&Effect)) {
         for e in effects {
+            f(e);
             match e {
-                Effect::CreateToken { token, .. } => out.push(token.name.clone()),
                 Effect::If { then, otherwise, .. } => {
-                    walk(then, out);
-                    walk(otherwise, out);
+                    walk(then, f);
+                    walk(otherwise, f);
                 }
-                Effect::May { then } | Effect::MayPay { then, .. } => walk(then, out),
-                Effect::Delayed { effects, .. } => walk(effects, out),
+                Effect::May { then } | Effect::MayPay { then, .. } => walk(then, f),
+                Effect::Delayed { effects, .. } => walk(effects, f),
                 _ => {}
             }
         }
     }
-    let mut out = Vec::new();
-    walk(&rules.spell, &mut out);
-    walk(&rules.as_enters, &mut out);
+    walk(&rules.spell, f);
+    walk(&rules.as_enters, f);
     for m in &rules.modes {
-        walk(&m.effects, &mut out);
+        walk(&m.effects, f);
     }
     for a in &rules.activated {
-        walk(&a.effects, &mut out);
+        walk(&a.effects, f);
     }
     for t in &rules.triggers {
-        walk(&t.effects, &mut out);
+        walk(&t.effects, f);
     }
+}
+
+/// The names of the tokens a card's instructions create (each must be a token definition in
+/// the same card database).
+pub(crate) fn token_names(rules: &CardRules) -> Vec<String> {
+    let mut out = Vec::new();
+    for_each_effect(rules, &mut |e| {
+        if let Effect::CreateToken { token, .. } = e {
+            out.push(token.name.clone());
+        }
+    });
     out
+}
+
+/// Whether an instruction of the card looks back at the cards it milled.
+fn reads_milled(rules: &CardRules) -> bool {
+    let mut reads = false;
+    for_each_effect(rules, &mut |e| reads |= matches!(e, Effect::MilledToHand { .. }));
+    reads
 }
 
 /// Checks that instructions refer only to targets that exist and to valid card descriptions.
@@ -419,6 +438,7 @@ impl CardDef {
         let mut def = CardDef {
             plain_cost: None,
             plain_needs: None,
+            reads_milled: reads_milled(&rules),
             mana_value: mana_cost.mana_value(),
             least_mana: mana_cost.symbols().iter().fold(0u32, |total, s| total.saturating_add(s.least_mana())),
             mana: ManaProfile::of(&subtypes, &rules),
@@ -705,6 +725,20 @@ impl CardDb {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // Milling lists its cards for a card only if the card looks back at them: the flag must
+    // find "the milled cards" wherever the rules have it (CR 701.17c).
+    #[test]
+    fn reads_milled_marks_the_cards_that_look_back_at_milled_cards() {
+        let db = CardDb::builtin();
+        let mut readers = 0;
+        for def in db.iter() {
+            let text = serde_json::to_string(&def.rules).unwrap();
+            assert_eq!(def.reads_milled, text.contains("milled_to_hand"), "{}", def.name);
+            readers += usize::from(def.reads_milled);
+        }
+        assert!(readers > 0 && !db.get("Ruin Crab").unwrap().reads_milled);
+    }
 
     #[test]
     fn builtin_cards_load() {

@@ -441,8 +441,10 @@ impl EffectProc {
                     counts.push((p, n));
                 }
                 self.mill_orders.clear();
+                // Listed only for a card that looks back at them (CR 701.17c).
+                let keep = g.defs[self.def as usize].reads_milled;
                 for (p, n) in counts {
-                    let milled = g.mill_cards(p, n);
+                    let milled = g.mill_top(p, n, keep);
                     if self.ctx.milled.is_empty() {
                         self.ctx.milled = milled; // the same list, not copied
                     } else {

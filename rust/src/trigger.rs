@@ -38,7 +38,7 @@ pub(crate) enum TriggerEvent<'a> {
 }
 
 /// Kinds of [`TriggerEvent`], one bit each, so that sets of them are masks.
-mod kind {
+pub(crate) mod kind {
     pub const CYCLED: u16 = 1;
     pub const DISCARDED: u16 = 1 << 1;
     pub const ENTERED: u16 = 1 << 2;
@@ -165,9 +165,16 @@ impl Game {
     pub(crate) fn fire(&mut self, ev: TriggerEvent) {
         // Nothing on the battlefield triggers, or no card of the game waits for this kind of
         // event: the usual cases, on every event.
-        if !self.indexed.triggers.is_empty() && self.def_listens & ev.kind() != 0 {
+        if self.listens(ev.kind()) {
             self.fire_on_battlefield(ev);
         }
+    }
+
+    /// Whether a permanent could trigger on an event of this [`kind`] (what [`Game::fire`]
+    /// asks first): without one, an event needn't list what it was about.
+    #[inline]
+    pub(crate) fn listens(&self, kind: u16) -> bool {
+        !self.indexed.triggers.is_empty() && self.def_listens & kind != 0
     }
 
     // Kept out of line, so that `fire`, on every event, is only its test.

@@ -137,32 +137,47 @@ impl Game {
     /// The move itself: the top `min(n, library)` cards to the graveyard, one event. The hot
     /// path of mill simulations, so it works on the vectors directly.
     pub(crate) fn mill_cards(&mut self, p: u8, n: u32) -> Vec<ObjId> {
+        self.mill_top(p, n, true)
+    }
+
+    /// [`Game::mill_cards`], listing the milled cards only if `keep`, or if the log or a
+    /// trigger waiting for cards put into a graveyard from a library reads them: an effect that
+    /// never looks back at them needs no list, and none is made.
+    pub(crate) fn mill_top(&mut self, p: u8, n: u32, keep: bool) -> Vec<ObjId> {
         if self.graveyard_replaced() {
             return self.mill_cards_replaced(p, n);
         }
-        let st = &mut self.players[p as usize];
+        let st = &self.players[p as usize];
         let k = (n as usize).min(st.library.len());
+        let listed = keep || self.log.recording || (k > 0 && self.listens(crate::trigger::kind::LIBRARY_TO_GRAVEYARD));
+        let st = &mut self.players[p as usize];
         let start = st.library.len() - k;
-        let mut milled = Vec::with_capacity(k);
+        // The milled cards are the last `k` of the graveyard, in library order top first.
+        let first = st.graveyard.len();
+        let mut milled = if listed { Vec::with_capacity(k) } else { Vec::new() };
         st.graveyard.reserve(k);
         for &slot in st.library[start..].iter().rev() {
             let o = &mut self.objects[slot as usize];
             o.become_new(Zone { kind: ZoneKind::Graveyard, player: o.owner });
             st.graveyard.push(slot);
-            milled.push(ObjId::new(slot, o.generation));
+            if listed {
+                milled.push(ObjId::new(slot, o.generation));
+            }
         }
         st.library.truncate(start);
         st.stats.milled += k as u32;
         if self.known_in_library[p as usize] > 0 {
             // Public now: what anyone knew of them in the library is dropped, and the
             // library's count of known cards follows.
-            for m in &milled {
-                self.learn_on_move(m.slot(), ZoneKind::Library, ZoneKind::Graveyard);
+            for i in first..first + k {
+                let slot = self.players[p as usize].graveyard[i];
+                self.learn_on_move(slot, ZoneKind::Library, ZoneKind::Graveyard);
             }
         }
         if !self.object_counters.is_empty() {
             // CR 122.2
-            self.object_counters.retain(|(s, _)| !milled.iter().any(|m| m.slot() == *s));
+            let gone = &self.players[p as usize].graveyard[first..];
+            self.object_counters.retain(|(s, _)| !gone.contains(s));
         }
         if self.log.recording && k > 0 {
             std::sync::Arc::make_mut(&mut self.log.events).push(Event::Milled { player: p, cards: milled.clone() });
