@@ -135,11 +135,18 @@ impl ResolveProc {
         // Borrowed, not cloned: the definitions are shared by every game (and thread) made
         // from the same card data, and counting references to them would contend.
         let def = &g.defs[def_index as usize];
-        // CR 608.2b: a spell whose targets are all illegal now doesn't resolve.
-        let Some(legal) = g.check_targets(&def.rules.targets, &item.targets, controller, Some(slot)) else {
-            g.finish_spell(slot, true);
-            g.priority_to(g.active);
-            return Step::Done;
+        // CR 608.2b: a spell whose targets are all illegal now doesn't resolve. Most spells
+        // target nothing: nothing to check again, or to copy below.
+        let untargeted = item.targets.is_empty();
+        let legal = if untargeted {
+            Vec::new()
+        } else {
+            let Some(legal) = g.check_targets(&def.rules.targets, &item.targets, controller, Some(slot)) else {
+                g.finish_spell(slot, true);
+                g.priority_to(g.active);
+                return Step::Done;
+            };
+            legal
         };
         let is_permanent = [CardType::Artifact, CardType::Creature, CardType::Enchantment, CardType::Planeswalker, CardType::Battle, CardType::Land].into_iter().any(|t| def.is(t));
         let (plain_entry, mode_count) = (def.rules.as_enters.is_empty(), def.rules.modes.len() as u16);
@@ -157,7 +164,7 @@ impl ResolveProc {
             return Step::Done;
         }
         // Only an instant or sorcery needs its targets copied: a permanent enters without them.
-        let targets = item.targets.clone();
+        let targets = if untargeted { Vec::new() } else { item.targets.clone() };
         let ctx = EffectCtx::targeting(controller, slot, g.id_of(slot), g.objects[slot as usize].cast, targets, legal);
         g.frames.push(Frame::Resolve(ResolveProc::finishing(slot)));
         // The spell's own instructions, then each chosen mode's in printed order (CR 700.2).
