@@ -310,10 +310,10 @@ impl Game {
         let n = self.players.len() as u8;
         let active = self.active;
         waiting.sort_by_key(|t| (t.controller + n - active) % n); // stable: trigger order kept
-        let mut groups: Vec<Vec<u32>> = Vec::new();
+                                                                  // Each ability put on the stack, with its controller: one player's come together.
+        let mut placed: SmallVec<[(u8, u32); 4]> = SmallVec::new();
         let mut with_targets: Vec<u32> = Vec::new();
-        let mut last_player = None;
-        for t in waiting {
+        for t in waiting.drain(..) {
             if self.players[t.controller as usize].lost.is_some() {
                 continue;
             }
@@ -327,18 +327,17 @@ impl Game {
             item.triggering = t.triggering;
             item.triggering_controller = t.triggering_controller;
             self.objects[id.slot() as usize].cast = t.cast;
-            if last_player == Some(t.controller) {
-                groups.last_mut().expect("same player").push(id.slot());
-            } else {
-                groups.push(vec![id.slot()]);
-                last_player = Some(t.controller);
-            }
+            placed.push((t.controller, id.slot()));
             if !self.ability_targets(id.slot()).is_empty() {
                 with_targets.push(id.slot());
             }
             self.log.push_with(|| Event::AbilityTriggered { player: t.controller, source: t.source_id, ability: id });
         }
-        groups.retain(|g| g.len() > 1);
+        if self.pending_triggers.is_empty() {
+            self.pending_triggers = waiting; // empty: its room kept for the next ones
+        }
+        // A player with more than one orders them.
+        let mut groups: Vec<Vec<u32>> = placed.chunk_by(|a, b| a.0 == b.0).filter(|run| run.len() > 1).map(|run| run.iter().map(|&(_, s)| s).collect()).collect();
         self.passes = 0; // new objects on the stack: the round of passing starts over
         if !groups.is_empty() || !with_targets.is_empty() {
             groups.reverse(); // popped from the end: the active player's group first
