@@ -309,8 +309,9 @@ impl Game {
         let mut waiting = std::mem::take(&mut self.pending_triggers);
         let n = self.players.len() as u8;
         let active = self.active;
-        waiting.sort_by_key(|t| (t.controller + n - active) % n); // stable: trigger order kept
-                                                                  // Each ability put on the stack, with its controller: one player's come together.
+        // Stable: trigger order kept.
+        waiting.sort_by_key(|t| (t.controller + n - active) % n);
+        // Each ability put on the stack, with its controller: one player's come together.
         let mut placed: SmallVec<[(u8, u32); 4]> = SmallVec::new();
         let mut with_targets: Vec<u32> = Vec::new();
         for t in waiting.drain(..) {
