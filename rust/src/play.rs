@@ -353,7 +353,11 @@ impl Game {
         self.undoable(|g| {
             g.output.clear();
             if let Some(frame) = g.start_action(action)? {
-                g.frames.push(Frame::Priority(Box::new(PriorityProc { running: Some(action), ..PriorityProc::new() })));
+                // The priority frame waits beneath the action to take the choice back if it
+                // fails (CR 733.2); a resolution never does, so unattended it goes alone.
+                if !(g.unattended && matches!(frame, Frame::Resolve(_))) {
+                    g.frames.push(Frame::Priority(Box::new(PriorityProc { running: Some(action), ..PriorityProc::new() })));
+                }
                 g.frames.push(frame);
             }
             g.run()
