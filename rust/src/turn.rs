@@ -562,7 +562,7 @@ mod unattended_tests {
         let mut delayed_seen = false;
         for (decks, seeds) in [(example_decks(), 0..60), (astral_slide_decks(), 0..40)] {
             for seed in seeds {
-                delayed_seen |= same_games_through_frames(&decks, seed);
+                same_games_through_frames(CardDb::builtin(), &decks, seed, |g| delayed_seen |= !g.delayed.is_empty());
             }
         }
         // The second pair's games return creatures Astral Slide exiled "at the beginning of
@@ -586,12 +586,11 @@ mod unattended_tests {
         vec![slide, example_decks().swap_remove(1)]
     }
 
-    /// Plays one game both ways, turn by turn; whether the framed game ever had a delayed
-    /// trigger waiting.
-    fn same_games_through_frames(decks: &[Vec<String>], seed: u64) -> bool {
-        let mut delayed_seen = false;
+    /// Plays one game both ways, turn by turn, showing `watch` the framed game after each of
+    /// its actions.
+    fn same_games_through_frames(db: &CardDb, decks: &[Vec<String>], seed: u64, mut watch: impl FnMut(&Game)) {
         let mut games = [true, false].map(|unattended| {
-            let mut g = Game::from_decks_played_by(decks, seed, &Setup::default(), CardDb::builtin(), &[Policy::Goldfish, Policy::Goldfish]).unwrap();
+            let mut g = Game::from_decks_played_by(decks, seed, &Setup::default(), db, &[Policy::Goldfish, Policy::Goldfish]).unwrap();
             g.set_recording(false);
             g.unattended = unattended;
             g.check_state_based_actions();
@@ -605,7 +604,9 @@ mod unattended_tests {
                     g.play_one().unwrap();
                     // What triggered is on the stack before anyone has priority (CR 117.5).
                     assert!(g.is_over() || g.pending_triggers.is_empty(), "seed {seed}");
-                    delayed_seen |= !g.unattended && !g.delayed.is_empty();
+                    if !g.unattended {
+                        watch(g);
+                    }
                 }
             }
             let seen = games.each_ref().map(|g| {
@@ -620,6 +621,37 @@ mod unattended_tests {
             });
             assert_eq!(seen[0], seen[1], "seed {seed}");
         }
-        delayed_seen
+    }
+
+    // Unattended, the goldfish who passed in its precombat main passes again in its
+    // postcombat main without looking, but only when nothing happened in between: here a
+    // card draws at the beginning of each combat, and what it draws may be played or cast in
+    // the postcombat main. The games are still the ones the frames play.
+    #[test]
+    fn what_happens_between_the_main_phases_is_seen_in_the_second() {
+        let mut file: serde_json::Value = serde_json::from_str(include_str!("../data/cards.json")).unwrap();
+        file["cards"].as_array_mut().unwrap().push(serde_json::json!({
+            "name": "Combat Courier",
+            "mana_cost": "{1}",
+            "type_line": "Artifact",
+            "oracle_text": "At the beginning of each combat, draw a card.",
+            "rules": {"triggers": [{"when": {"beginning_of": {"step": "begin_combat", "yours": false}}, "effects": [{"draw": {"count": 1}}]}]},
+        }));
+        let db = CardDb::from_json(&file.to_string()).unwrap();
+        let mut decks = example_decks();
+        decks[0].splice(0..6, std::iter::repeat_n("Combat Courier".to_string(), 6));
+        let (mut drawn_in_combat, mut played_in_second_main) = (0, 0);
+        for seed in 0..40 {
+            let mut last = (0, Step::Untap, 0, 0);
+            same_games_through_frames(&db, &decks, seed, |g| {
+                let now = (g.turn, g.step, g.stack.len(), g.players[g.active as usize].hand.len());
+                drawn_in_combat += usize::from(now.1 == Step::BeginCombat && now.2 == 0 && (last.1, last.2) == (Step::BeginCombat, 1));
+                played_in_second_main += usize::from(now.1 == Step::PostcombatMain && (now.0, now.1) == (last.0, last.1) && now.3 < last.3);
+                last = now;
+            });
+        }
+        // The couriers' draws resolved, and the goldfish played a land or cast a spell in
+        // postcombat mains.
+        assert!(drawn_in_combat > 20 && played_in_second_main > 20, "{drawn_in_combat} {played_in_second_main}");
     }
 }
