@@ -1781,12 +1781,12 @@ impl Game {
             self.cease(slot);
             return self.id_of(slot);
         }
-        let from = self.objects[slot as usize].zone.kind;
-        self.learn_on_move(slot, from, to);
         let o = &mut self.objects[slot as usize];
-        let zone = Zone { kind: to, player: o.owner };
+        let (from, owner) = (o.zone, o.owner);
+        let zone = Zone { kind: to, player: owner };
         o.become_new(zone);
         let id = ObjId::new(slot, o.generation);
+        self.learn_on_move(slot, from, to, owner);
         self.put_in_zone(zone, slot, pos);
         id
     }

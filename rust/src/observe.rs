@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 
 use crate::game::Game;
 use crate::object::ObjId;
-use crate::zone::ZoneKind;
+use crate::zone::{Zone, ZoneKind};
 
 const EVERYONE: u16 = u16::MAX;
 
@@ -42,7 +42,8 @@ impl Game {
     /// Sets who knows the object in `slot`, which leaves the library of player `from` (if it
     /// was in one) for that of `to` (if it goes to one): the count of known cards in each
     /// library follows.
-    #[inline]
+    // On every move (each draw puts a card into a hidden zone): a call costs more than its body.
+    #[inline(always)]
     fn put_known(&mut self, slot: u32, bits: u16, from: Option<u8>, to: Option<u8>) {
         if let Some(p) = from.filter(|_| self.known_bits(slot) != 0) {
             let n = &mut self.known_in_library[p as usize];
@@ -62,11 +63,10 @@ impl Game {
         self.known[i] = bits;
     }
 
-    /// A card changes zones: who knows the new object.
-    pub(crate) fn learn_on_move(&mut self, slot: u32, from: ZoneKind, to: ZoneKind) {
-        let o = &self.objects[slot as usize];
-        let (holder, owner) = (o.zone.player, o.owner);
-        let from_library = (from == ZoneKind::Library).then_some(holder);
+    /// A card of `owner`'s leaves `from` for `to`: who knows the new object.
+    pub(crate) fn learn_on_move(&mut self, slot: u32, from: Zone, to: ZoneKind, owner: u8) {
+        let from_library = (from.kind == ZoneKind::Library).then_some(from.player);
+        let from = from.kind;
         if to.is_public() {
             self.put_known(slot, 0, from_library, None); // public: everyone sees it anyway
             return;

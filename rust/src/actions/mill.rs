@@ -171,7 +171,8 @@ impl Game {
             // library's count of known cards follows.
             for i in first..first + k {
                 let slot = self.players[p as usize].graveyard[i];
-                self.learn_on_move(slot, ZoneKind::Library, ZoneKind::Graveyard);
+                let owner = self.objects[slot as usize].owner;
+                self.learn_on_move(slot, Zone { kind: ZoneKind::Library, player: owner }, ZoneKind::Graveyard, owner);
             }
         }
         if !self.object_counters.is_empty() {
