@@ -185,20 +185,18 @@ impl Game {
             TriggerEvent::Entered { slot } | TriggerEvent::Untapped { slot } => Some(slot),
             _ => None,
         };
-        // This runs for every event: the matches are found first, reading only the permanents
-        // that have triggered abilities, then queued.
-        let mut hits: SmallVec<[(u32, usize, u8); 4]> = SmallVec::new();
-        for &s in &self.indexed.triggers {
-            let o = &self.objects[s as usize];
-            for (i, t) in self.defs[o.def as usize].rules.triggers.iter().enumerate() {
-                if self.matches(&t.when, s, o.controller, &ev) {
-                    hits.push((s, i, o.controller));
+        let triggering = about.map(|a| self.id_of(a));
+        // This runs for every event: it reads only the permanents that have triggered
+        // abilities, and queues each match as it is found, since queuing changes neither them
+        // nor anything a match reads.
+        for k in 0..self.indexed.triggers.len() {
+            let s = self.indexed.triggers[k];
+            let (def, controller) = (self.objects[s as usize].def as usize, self.objects[s as usize].controller);
+            for i in 0..self.defs[def].rules.triggers.len() {
+                if self.matches(&self.defs[def].rules.triggers[i].when, s, controller, &ev) {
+                    self.queue_trigger(s, i, controller, triggering);
                 }
             }
-        }
-        for (s, i, controller) in hits {
-            let triggering = about.map(|a| self.id_of(a));
-            self.queue_trigger(s, i, controller, triggering);
         }
     }
 
@@ -232,9 +230,9 @@ impl Game {
     /// (CR 603.4) or a "once each turn" ability already triggered this turn.
     pub(crate) fn queue_trigger(&mut self, source: u32, index: usize, controller: u8, triggering: Option<ObjId>) {
         let source_id = self.id_of(source);
-        let o = self.objects[source as usize];
-        let t = &self.defs[o.def as usize].rules.triggers[index];
-        if t.condition.as_ref().is_some_and(|c| !self.intervening_if(c, controller, &o.cast)) {
+        let (def, cast) = (self.objects[source as usize].def, self.objects[source as usize].cast);
+        let t = &self.defs[def as usize].rules.triggers[index];
+        if t.condition.as_ref().is_some_and(|c| !self.intervening_if(c, controller, &cast)) {
             return;
         }
         if t.once_each_turn {
@@ -245,7 +243,7 @@ impl Game {
             self.triggered_this_turn.push(key);
         }
         let triggering_controller = triggering.and_then(|t| self.object(t).ok()).map(|o| o.controller);
-        self.pending_triggers.push(PendingTrigger { controller, source, source_id, index: index as u16, cast: o.cast, delayed: None, triggering, triggering_controller });
+        self.pending_triggers.push(PendingTrigger { controller, source, source_id, index: index as u16, cast, delayed: None, triggering, triggering_controller });
     }
 
     /// An intervening "if" clause (CR 603.4): about how the source was cast, or about the game.
