@@ -64,6 +64,8 @@ impl Game {
     }
 
     /// A card of `owner`'s leaves `from` for `to`: who knows the new object.
+    // Part of every move: inlined, so that a draw's copy of the move folds it to its case.
+    #[inline(always)]
     pub(crate) fn learn_on_move(&mut self, slot: u32, from: Zone, to: ZoneKind, owner: u8) {
         let from_library = (from.kind == ZoneKind::Library).then_some(from.player);
         let from = from.kind;

@@ -29,7 +29,8 @@ impl Game {
     pub(crate) fn draw_one(&mut self, p: u8) -> Option<ObjId> {
         match self.players[p as usize].library.pop() {
             Some(slot) => {
-                let card = self.place(slot, ZoneKind::Hand, Position::Top);
+                // What `place` would do: it replaces only moves to a graveyard.
+                let card = self.place_exactly_inline(slot, ZoneKind::Hand, Position::Top);
                 self.log.push_with(|| Event::Drew { player: p, card });
                 Some(card)
             }
