@@ -333,7 +333,7 @@ impl Game {
         if self.lands_played >= 1 {
             return Err(illegal(format!("player {p} has already played a land this turn (CR 305.2)")));
         }
-        let new = self.move_slot(slot, ZoneKind::Battlefield, Position::Top);
+        let new = self.move_slot_inline(slot, ZoneKind::Battlefield, Position::Top);
         self.entered_battlefield(slot);
         self.lands_played += 1;
         self.players[p as usize].stats.lands += 1;
@@ -741,7 +741,7 @@ impl CastProc {
     fn commit(&mut self, g: &mut Game, payment: &Payment) {
         g.execute_payment(self.caster, payment);
         let slot = self.card.slot();
-        let spell = g.move_slot(slot, ZoneKind::Stack, Position::Top);
+        let spell = g.move_slot_inline(slot, ZoneKind::Stack, Position::Top);
         let mut cast = CastInfo { x: self.x, flashback: self.opts.flashback, modes: self.modes, ..CastInfo::default() };
         for (i, &n) in self.kicks.iter().enumerate() {
             if i < self.printed_kickers.min(2) {

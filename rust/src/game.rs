@@ -1753,6 +1753,16 @@ impl Game {
         self.place(slot, to, pos)
     }
 
+    /// [`Game::move_slot`] inlined, for where the destination is known (a spell cast, a land
+    /// played, a permanent spell resolving: the most common moves after draws), so that what
+    /// can't apply there folds away.
+    #[inline(always)]
+    pub(crate) fn move_slot_inline(&mut self, slot: u32, to: ZoneKind, pos: Position) -> ObjId {
+        self.take_from_zone(slot);
+        let to = if to == ZoneKind::Graveyard { self.graveyard_destination(slot, false) } else { to };
+        self.place_exactly_inline(slot, to, pos)
+    }
+
     /// Moves a card discarded to pay a cycling cost to the graveyard: replacements that spare
     /// cycled cards ("and it wasn't cycled") don't apply.
     pub(crate) fn move_slot_cycled(&mut self, slot: u32) -> ObjId {

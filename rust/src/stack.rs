@@ -230,7 +230,7 @@ impl Game {
         if self.objects[slot as usize].kind == ObjectKind::SpellCopy {
             self.objects[slot as usize].kind = ObjectKind::Token; // CR 707.10f
         }
-        let card = self.move_slot(slot, ZoneKind::Battlefield, Position::Top);
+        let card = self.move_slot_inline(slot, ZoneKind::Battlefield, Position::Top);
         self.set_controller(slot, item.controller);
         self.objects[slot as usize].cast = cast;
         self.entered_battlefield_after_as_enters(slot);
