@@ -270,9 +270,10 @@ impl Game {
             });
         }
         // Unattended: the action as `perform_from` would do it, with a next step of this turn
-        // that has no turn-based action begun without the advance frame.
+        // that has no turn-based action begun without the advance frame. (A cleanup step,
+        // where players got priority, has no next: another cleanup step follows, CR 514.3a.)
         self.output.clear();
-        match self.step.next().filter(|s| s.begins_quietly() && self.step != Step::Cleanup) {
+        match self.step.next().filter(|s| s.begins_quietly()) {
             Some(next) => {
                 self.empty_mana_pools();
                 self.begin_quiet_step(next);
