@@ -630,15 +630,13 @@ mod unattended_tests {
     // the postcombat main. The games are still the ones the frames play.
     #[test]
     fn what_happens_between_the_main_phases_is_seen_in_the_second() {
-        let mut file: serde_json::Value = serde_json::from_str(include_str!("../data/cards.json")).unwrap();
-        file["cards"].as_array_mut().unwrap().push(serde_json::json!({
+        let db = builtin_and(serde_json::json!({
             "name": "Combat Courier",
             "mana_cost": "{1}",
             "type_line": "Artifact",
             "oracle_text": "At the beginning of each combat, draw a card.",
             "rules": {"triggers": [{"when": {"beginning_of": {"step": "begin_combat", "yours": false}}, "effects": [{"draw": {"count": 1}}]}]},
         }));
-        let db = CardDb::from_json(&file.to_string()).unwrap();
         let mut decks = example_decks();
         decks[0].splice(0..6, std::iter::repeat_n("Combat Courier".to_string(), 6));
         let (mut drawn_in_combat, mut played_in_second_main) = (0, 0);
@@ -654,5 +652,36 @@ mod unattended_tests {
         // The couriers' draws resolved, and the goldfish played a land or cast a spell in
         // postcombat mains.
         assert!(drawn_in_combat > 20 && played_in_second_main > 20, "{drawn_in_combat} {played_in_second_main}");
+    }
+
+    /// The built-in cards and one more.
+    fn builtin_and(card: serde_json::Value) -> CardDb {
+        let mut file: serde_json::Value = serde_json::from_str(include_str!("../data/cards.json")).unwrap();
+        file["cards"].as_array_mut().unwrap().push(card);
+        CardDb::from_json(&file.to_string()).unwrap()
+    }
+
+    // A card with flashback in a graveyard may be cast outside its owner's sorcery timing, so
+    // a round of passes isn't made at once then: the goldfish looks, and casts it in other
+    // steps. The games are still the ones the frames play.
+    #[test]
+    fn a_flashback_card_in_a_graveyard_is_looked_at_in_every_round() {
+        let db = builtin_and(serde_json::json!({
+            "name": "Second Look",
+            "mana_cost": "{U}",
+            "type_line": "Instant",
+            "oracle_text": "Draw a card.\nFlashback {U}",
+            "rules": {"spell": [{"draw": {"count": 1}}], "flashback": "{U}"},
+        }));
+        let mut decks = example_decks();
+        decks[0].splice(0..6, std::iter::repeat_n("Second Look".to_string(), 6));
+        let mut flashed_back_outside_main = 0;
+        for seed in 0..40 {
+            same_games_through_frames(&db, &decks, seed, |g| {
+                let top_flashed_back = g.stack.last().is_some_and(|&s| g.objects[s as usize].cast.flashback);
+                flashed_back_outside_main += usize::from(top_flashed_back && !g.step.is_main());
+            });
+        }
+        assert!(flashed_back_outside_main > 20, "{flashed_back_outside_main}");
     }
 }
