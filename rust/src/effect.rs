@@ -424,21 +424,13 @@ impl EffectProc {
                 // milling player first ordering the replacements that change theirs (CR 616.1).
                 let mut counts: smallvec::SmallVec<[(u8, u32); 4]> = smallvec::SmallVec::new();
                 for p in self.players(g, who) {
-                    let n = self.amount(g, count, p);
-                    let n = if !g.statics_in_play() {
-                        n
-                    } else if let Some((_, order)) = self.mill_orders.iter().find(|(q, _)| *q == p) {
-                        g.milled_count(p, n, order)
-                    } else {
-                        match g.mill_count_unordered(p, n) {
-                            Ok(n) => n,
-                            Err(d) => {
-                                self.mill_orders.push((p, Vec::new()));
-                                return Some(Pending::Ask(d));
-                            }
+                    match g.mill_count(p, self.amount(g, count, p), &self.mill_orders) {
+                        Ok(n) => counts.push((p, n)),
+                        Err(d) => {
+                            self.mill_orders.push((p, Vec::new()));
+                            return Some(Pending::Ask(d));
                         }
-                    };
-                    counts.push((p, n));
+                    }
                 }
                 self.mill_orders.clear();
                 // Listed only for a card that looks back at them (CR 701.17c).

@@ -1755,11 +1755,12 @@ impl Game {
 
     /// [`Game::move_slot`] inlined, for where the destination is known (a spell cast, a land
     /// played, a permanent spell resolving: the most common moves after draws), so that what
-    /// can't apply there folds away.
+    /// can't apply there folds away. Not to a graveyard, where replacement effects may send
+    /// the card elsewhere ([`Game::place`]).
     #[inline(always)]
     pub(crate) fn move_slot_inline(&mut self, slot: u32, to: ZoneKind, pos: Position) -> ObjId {
+        debug_assert!(to != ZoneKind::Graveyard, "a move to a graveyard goes through place");
         self.take_from_zone(slot);
-        let to = if to == ZoneKind::Graveyard { self.graveyard_destination(slot, false) } else { to };
         self.place_exactly_inline(slot, to, pos)
     }
 

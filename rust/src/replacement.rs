@@ -98,6 +98,19 @@ impl Game {
         differ.then(|| Decision { player: p, purpose: Purpose::OrderReplacements, choice: Choice::Order { options: changes.iter().map(|c| c.source).collect() } })
     }
 
+    /// How many cards `p` mills when an effect says `n`, with the replacements in the order
+    /// `p` chose among `orders` (the players' answers so far), or else as
+    /// [`Game::mill_count_unordered`] finds: the count, or the order `p` must choose first.
+    pub(crate) fn mill_count(&self, p: u8, n: u32, orders: &[(u8, Vec<ObjId>)]) -> Result<u32, Decision> {
+        if !self.statics_in_play() {
+            return Ok(n); // no replacement to apply
+        }
+        match orders.iter().find(|(q, _)| *q == p) {
+            Some((_, order)) => Ok(self.milled_count(p, n, order)),
+            None => self.mill_count_unordered(p, n),
+        }
+    }
+
     /// How many cards `p` mills when an effect says `n` and nobody has ordered the
     /// replacements: in timestamp order, unless two next to each other change the count
     /// differently, when `p` orders them first (CR 616.1): then that decision. One walk over

@@ -43,20 +43,16 @@ impl MillProc {
             self.orders.last_mut().expect("asked").1 = cards;
         }
         // Simultaneous: every count is worked out before anyone mills (CR 101.4).
-        let mut counts = Vec::with_capacity(self.players.len());
+        let mut counts: smallvec::SmallVec<[(u8, u32); 4]> = smallvec::SmallVec::new();
         for &p in &self.players {
-            let k = match self.orders.iter().find(|(q, _)| *q == p) {
-                Some((_, order)) => g.milled_count(p, self.n, order),
-                None => match g.mill_count_unordered(p, self.n) {
-                    Ok(k) => k,
-                    Err(d) => {
-                        self.orders.push((p, Vec::new()));
-                        self.asked = true;
-                        return Step::Ask(Frame::Mill(self), d);
-                    }
-                },
-            };
-            counts.push((p, k));
+            match g.mill_count(p, self.n, &self.orders) {
+                Ok(k) => counts.push((p, k)),
+                Err(d) => {
+                    self.orders.push((p, Vec::new()));
+                    self.asked = true;
+                    return Step::Ask(Frame::Mill(self), d);
+                }
+            }
         }
         for (p, k) in counts {
             let milled = g.mill_cards(p, k);
