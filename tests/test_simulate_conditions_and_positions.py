@@ -38,6 +38,15 @@ def test_a_stop_condition_ends_each_game_when_it_first_holds() -> None:
     assert (plain.turns >= stopped.turns).all() and plain.finished.all()
 
 
+@pytest.mark.parametrize("policies", ["goldfish", "random", "first"])
+def test_games_nothing_watches_are_the_games_a_stop_condition_watches(policies: str) -> None:
+    # With no stop condition or measure the engine plays on within each call; one that never
+    # holds makes it come back to check after each action. The games are the same.
+    unwatched = mtgsim.simulate(EXAMPLE_DECKS, 150, seed=9, policies=policies)
+    watched = mtgsim.simulate(EXAMPLE_DECKS, 150, seed=9, policies=policies, stop=["graveyard_at_least:0:1000"])
+    assert same(unwatched, watched) == [] and (watched.stopped == -1).all()
+
+
 def test_recorded_conditions_give_the_first_turn_or_zero() -> None:
     r = mtgsim.simulate(EXAMPLE_DECKS, 40, seed=8, record=["turn:3", "hand_empty:1", "life_at_most:0:0", "graveyard_at_least:1:10", "permanents_at_least:0:3", "lost:1"])
     assert r.recorded.shape == (40, 6) and r.recorded.dtype == np.uint32

@@ -66,6 +66,41 @@ impl PlayState {
     }
 }
 
+/// A simulation's play that nothing watches but the turn limit (no stop condition, no
+/// measure taken as play goes): where it is in its count of actions per step, which it keeps
+/// as the simulation's loop would between its calls of [`Game::play_one`], so that play may
+/// go on within one call.
+pub(crate) struct PlayOn {
+    /// Play stops when turn `last_turn + 1` has begun (or the game is over).
+    pub last_turn: u32,
+    /// The turn and step the actions are counted in, and how many were begun there.
+    pub at: (u32, TurnStep),
+    pub actions: u64,
+}
+
+impl PlayOn {
+    pub fn new(g: &Game, last_turn: u32) -> PlayOn {
+        PlayOn { last_turn, at: (g.turn, g.step), actions: 0 }
+    }
+
+    /// Whether the game is over or the turn limit reached.
+    #[inline(always)]
+    pub fn reached(&self, g: &Game) -> bool {
+        g.is_over() || (g.turn > self.last_turn && g.step >= TurnStep::Upkeep)
+    }
+
+    /// Counts an action about to begin; whether it is one too many for its step: a loop of
+    /// mandatory actions (CR 104.4b), where play stops.
+    #[inline(always)]
+    pub fn one_too_many(&mut self, g: &Game) -> bool {
+        if (g.turn, g.step) != self.at {
+            (self.at, self.actions) = ((g.turn, g.step), 0);
+        }
+        self.actions += 1;
+        self.actions > crate::turn::LOOP_ACTIONS
+    }
+}
+
 /// When [`Game::play`] stops (besides a decision nobody inside the engine answers).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Until {
@@ -420,69 +455,89 @@ impl Game {
     /// simulation's conditions look at are made in the same call, up to and with the next
     /// action that may.
     pub fn play_one(&mut self) -> Result<Progress> {
+        self.play_inner(None)
+    }
+
+    /// [`Game::play_one`] for a simulation that watches nothing but the turn limit: after each
+    /// action play goes on within the call, as the simulation's loop would call again, until
+    /// `on` says play stops, a decision is pending, or nobody has priority.
+    pub(crate) fn play_on(&mut self, on: &mut PlayOn) -> Result<Progress> {
+        self.play_inner(Some(on))
+    }
+
+    fn play_inner(&mut self, mut on: Option<&mut PlayOn>) -> Result<Progress> {
         self.ensure_idle()?;
         let Some(mut p) = self.priority else {
             return Err(invalid("nobody has priority, so the game can't go on from here"));
         };
-        let turn = self.turn;
+        let mut turn = self.turn;
         // Checked as play begins and after each step change: a pass changes none of it.
         let mut settled = self.unattended_and_settled();
         let all_goldfish = self.seats.iter().all(|s| s.policy == crate::policy::Policy::Goldfish);
         let mut passed_precombat = false;
-        loop {
-            // Unattended, a goldfish's pass is made without a frame, and play goes on until
-            // something a simulation's conditions could see may change: priority moves on and
-            // nothing else changes (CR 117.3d); when the last player passes with an empty stack
-            // the step ends (CR 117.4, 500.2), and a next step of the same turn with no
-            // turn-based action only empties mana pools and triggers abilities (which stop
-            // this). So the caller checks its conditions once, after, seeing what it would
-            // have seen before each of these passes.
-            // (Whatever this call ends with clears the output first: a pass puts out nothing.)
-            if settled && self.stack.is_empty() && self.rest_of_round_passes_unseen(p, all_goldfish) {
-                // Every player still to pass this round would pass without looking: the
-                // round is made at once, leaving nobody with priority, as its last pass would.
-                (self.passes, self.priority) = (0, None);
-            } else {
-                if !self.answers_itself(p, crate::policy::Policy::Goldfish) {
-                    break;
-                }
-                // The active goldfish who passed in its precombat main phase passes again in
-                // its postcombat one when play got there within this call: only quiet steps
-                // began in between, with nothing triggering (that would have stopped this), so
-                // all it looks at is as it was, but for mana pools emptied — and less mana
-                // makes nothing castable that wasn't.
-                let again = passed_precombat && p == self.active && self.step == TurnStep::PostcombatMain && self.stack.is_empty();
-                let action = if again { PriorityAction::Pass } else { self.goldfish_action(p, |_| true) };
-                passed_precombat |= settled && action == PriorityAction::Pass && p == self.active && self.step == TurnStep::PrecombatMain && self.stack.is_empty();
-                if !settled {
-                    // Worked out once: the frame takes it as chosen.
-                    return self.perform(Frame::Priority(Box::new(PriorityProc { chosen: Some(action), ..PriorityProc::new() })));
-                }
-                if action != PriorityAction::Pass {
-                    return self.perform_chosen(action);
-                }
-                let last = self.passes as usize + 1 >= self.live_players();
-                if !last {
+        'play: loop {
+            let progress = 'action: {
+                // Unattended, a goldfish's pass is made without a frame, and play goes on until
+                // something a simulation's conditions could see may change: priority moves on
+                // and nothing else changes (CR 117.3d); when the last player passes with an
+                // empty stack the step ends (CR 117.4, 500.2), and a next step of the same turn
+                // with no turn-based action only empties mana pools and triggers abilities
+                // (which stop this). So the caller checks its conditions once, after, seeing
+                // what it would have seen before each of these passes.
+                // (Whatever this call ends with clears the output first: a pass puts out nothing.)
+                if settled && self.stack.is_empty() && self.rest_of_round_passes_unseen(p, all_goldfish) {
+                    // Every player still to pass this round would pass without looking: the
+                    // round is made at once, leaving nobody with priority, as its last pass would.
+                    (self.passes, self.priority) = (0, None);
+                } else {
+                    if !self.answers_itself(p, crate::policy::Policy::Goldfish) {
+                        break 'action self.perform(Frame::Priority(Box::new(PriorityProc::new())))?;
+                    }
+                    // The active goldfish who passed in its precombat main phase passes again in
+                    // its postcombat one when play got there within this call and no action was
+                    // taken between: only quiet steps began in between, with nothing triggering
+                    // (that would have stopped this), so all it looks at is as it was, but for
+                    // mana pools emptied — and less mana makes nothing castable that wasn't.
+                    let again = passed_precombat && p == self.active && self.step == TurnStep::PostcombatMain && self.stack.is_empty();
+                    let action = if again { PriorityAction::Pass } else { self.goldfish_action(p, |_| true) };
+                    passed_precombat |= settled && action == PriorityAction::Pass && p == self.active && self.step == TurnStep::PrecombatMain && self.stack.is_empty();
+                    if !settled {
+                        // Worked out once: the frame takes it as chosen.
+                        break 'action self.perform(Frame::Priority(Box::new(PriorityProc { chosen: Some(action), ..PriorityProc::new() })))?;
+                    }
+                    if action != PriorityAction::Pass {
+                        break 'action self.perform_chosen(action)?;
+                    }
+                    let last = self.passes as usize + 1 >= self.live_players();
+                    if !last {
+                        self.pass_by(p);
+                        p = self.priority.expect("passed to the next player");
+                        continue 'play;
+                    }
+                    if !self.stack.is_empty() {
+                        // The top of the stack resolves under the priority frame.
+                        break 'action self.perform_chosen(action)?;
+                    }
+                    // The priority frame would only wait beneath the next step's work, which
+                    // casts nothing and so never fails back to it.
                     self.pass_by(p);
-                    p = self.priority.expect("passed to the next player");
-                    continue;
                 }
-                if !self.stack.is_empty() {
-                    // The top of the stack resolves under the priority frame.
-                    return self.perform_chosen(action);
+                let progress = self.end_step()?;
+                settled = self.unattended_and_settled();
+                match self.priority {
+                    Some(next) if progress != Progress::Paused && self.turn == turn && self.step.begins_quietly() && settled => p = next,
+                    _ => break 'action progress,
                 }
-                // The priority frame would only wait beneath the next step's work, which casts
-                // nothing and so never fails back to it.
-                self.pass_by(p);
-            }
-            let progress = self.end_step()?;
-            settled = self.unattended_and_settled();
-            match self.priority {
-                Some(next) if progress != Progress::Paused && self.turn == turn && self.step.begins_quietly() && settled => p = next,
+                continue 'play;
+            };
+            // Where play_one returns: play goes on if the simulation's loop would call again.
+            let Some(on) = &mut on else { return Ok(progress) };
+            let next = match self.priority {
+                Some(next) if progress != Progress::Paused && self.pending.is_none() && !on.reached(self) && !on.one_too_many(self) => next,
                 _ => return Ok(progress),
-            }
+            };
+            (p, turn, settled, passed_precombat) = (next, self.turn, self.unattended_and_settled(), false);
         }
-        self.perform(Frame::Priority(Box::new(PriorityProc::new())))
     }
 
     /// Whether each player still to pass in this round of passes, from `p` (who has priority),

@@ -8,7 +8,6 @@ use rayon::prelude::*;
 use crate::card::CardDb;
 use crate::error::{invalid, Result};
 use crate::game::{Game, Setup};
-use crate::play::Until;
 use crate::policy::Policy;
 use crate::rng::derive_seed;
 
@@ -317,33 +316,32 @@ impl Simulation {
     fn play_out(&self, g: &mut Game, out: &mut Results, first: &mut Vec<u32>) -> Result<()> {
         first.clear();
         first.resize(self.record.len(), 0);
-        let mut state = crate::play::PlayState::new(g);
         let mut stopped = None;
         // Unattended play skips re-checking a state already checked, so it starts from one
         // that is (a position may not be; a player is about to receive priority, CR 117.5).
         g.check_state_based_actions();
-        let (mut at, mut actions) = ((g.turn, g.step), 0u64);
+        let mut on = crate::play::PlayOn::new(g, self.max_turns);
+        // With nothing to look at between actions, play goes on within each call, counting
+        // its actions in `on` as this loop would.
+        let unwatched = self.record.is_empty() && self.stop.is_empty();
         loop {
             for (k, c) in self.record.iter().enumerate() {
                 if first[k] == 0 && c.holds(g) {
                     first[k] = g.turn();
                 }
             }
-            if g.reached(Until::Turn(self.max_turns + 1), &mut state) {
+            if on.reached(g) {
                 break;
             }
             if let Some(k) = self.stop.iter().position(|c| c.holds(g)) {
                 stopped = Some(k);
                 break;
             }
-            if (g.turn, g.step) != at {
-                (at, actions) = ((g.turn, g.step), 0);
-            }
-            actions += 1;
-            if actions > crate::turn::LOOP_ACTIONS {
+            if on.one_too_many(g) {
                 break; // a loop of mandatory actions (CR 104.4b): the game stops unfinished
             }
-            if g.play_one()? == crate::game::Progress::Paused {
+            let progress = if unwatched { g.play_on(&mut on)? } else { g.play_one()? };
+            if progress == crate::game::Progress::Paused {
                 return Err(crate::error::illegal("a decision was left unanswered in a simulation"));
             }
         }
@@ -438,6 +436,7 @@ fn chunk_size(games: u64, threads: usize) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::play::Until;
 
     #[test]
     fn chunks_are_small_enough_to_balance_the_threads() {

@@ -506,6 +506,7 @@ impl Game {
 mod unattended_tests {
     use crate::event::LossReason;
     use crate::game::Setup;
+    use crate::play::PlayOn;
     use crate::{CardDb, Game, Policy, Step};
 
     // Unattended play skips the state-based check after a step begins that changes nothing
@@ -587,22 +588,29 @@ mod unattended_tests {
         vec![slide, example_decks().swap_remove(1)]
     }
 
-    /// Plays one game both ways, turn by turn, showing `watch` the framed game after each of
-    /// its actions.
+    /// Plays one game three ways, turn by turn: unattended one call at a time, through frames
+    /// (showing `watch` the game after each of its actions), and unattended playing on within
+    /// each call as a simulation that watches nothing does.
     fn same_games_through_frames(db: &CardDb, decks: &[Vec<String>], seed: u64, mut watch: impl FnMut(&Game)) {
-        let mut games = [true, false].map(|unattended| {
+        let mut games = [true, false, true].map(|unattended| {
             let mut g = Game::from_decks_played_by(decks, seed, &Setup::default(), db, &[Policy::Goldfish, Policy::Goldfish]).unwrap();
             g.set_recording(false);
             g.unattended = unattended;
             g.check_state_based_actions();
             g
         });
-        // Turn by turn, each game is where the other is.
+        // Turn by turn, each game is where the others are.
         while !games[1].is_over() && games[1].turn < 40 {
             let turn = games[1].turn + 1;
-            for g in &mut games {
+            for (i, g) in games.iter_mut().enumerate() {
+                // Played on up to this turn's upkeep, the limit of the third.
+                let mut on = PlayOn::new(g, turn - 1);
                 while !(g.is_over() || (g.turn == turn && g.step == Step::Upkeep)) {
-                    g.play_one().unwrap();
+                    if i == 2 {
+                        g.play_on(&mut on).unwrap();
+                    } else {
+                        g.play_one().unwrap();
+                    }
                     // What triggered is on the stack before anyone has priority (CR 117.5).
                     assert!(g.is_over() || g.pending_triggers.is_empty(), "seed {seed}");
                     if !g.unattended {
@@ -621,6 +629,7 @@ mod unattended_tests {
                 )
             });
             assert_eq!(seen[0], seen[1], "seed {seed}");
+            assert_eq!(seen[2], seen[1], "seed {seed}, played on");
         }
     }
 
