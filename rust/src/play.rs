@@ -474,6 +474,7 @@ impl Game {
         // Checked as play begins and after each step change: a pass changes none of it.
         let mut settled = self.unattended_and_settled();
         let all_goldfish = self.seats.iter().all(|s| s.policy == crate::policy::Policy::Goldfish);
+        let mut unseen = self.goldfish_pass_unseen(all_goldfish);
         let mut passed_precombat = false;
         'play: loop {
             let progress = 'action: {
@@ -485,7 +486,7 @@ impl Game {
                 // (which stop this). So the caller checks its conditions once, after, seeing
                 // what it would have seen before each of these passes.
                 // (Whatever this call ends with clears the output first: a pass puts out nothing.)
-                if settled && self.stack.is_empty() && self.rest_of_round_passes_unseen(p, all_goldfish) {
+                if settled && self.stack.is_empty() && self.rest_of_round_passes_unseen(p, unseen) {
                     // Every player still to pass this round would pass without looking: the
                     // round is made at once, leaving nobody with priority, as its last pass would.
                     (self.passes, self.priority) = (0, None);
@@ -522,7 +523,7 @@ impl Game {
                     // casts nothing and so never fails back to it.
                     self.pass_by(p);
                 }
-                let progress = self.end_step()?;
+                let progress = self.end_step(unseen)?;
                 settled = self.unattended_and_settled();
                 match self.priority {
                     Some(next) if progress != Progress::Paused && self.turn == turn && self.step.begins_quietly() && settled => p = next,
@@ -537,22 +538,27 @@ impl Game {
                 _ => return Ok(progress),
             };
             (p, turn, settled, passed_precombat) = (next, self.turn, self.unattended_and_settled(), false);
+            unseen = self.goldfish_pass_unseen(all_goldfish);
         }
     }
 
+    /// Whether, all players being goldfish, none looks at anything when it passes outside its
+    /// sorcery timing for a reason that lasts while no action is taken: no card in the game
+    /// has flashback or a permission to cast from a graveyard (a conjured card may bring one),
+    /// and the log doesn't record the passes. Instants and flash cards in hand are counted
+    /// apart, since a draw may bring one.
+    fn goldfish_pass_unseen(&self, all_goldfish: bool) -> bool {
+        all_goldfish && self.def_flags & (crate::object::Object::FLASHBACK | crate::object::Object::GRAVEYARD_PERMISSION) == 0 && !self.log.recording
+    }
+
     /// Whether each player still to pass in this round of passes, from `p` (who has priority),
-    /// would pass without looking, given that every player is a goldfish: none may cast
-    /// anything outside their sorcery timing ([`Game::goldfish_action`]), and none still to
-    /// pass is in it, the active player in a main phase having passed already. And the log
-    /// doesn't record the passes. (The stack is empty: the caller checks.)
+    /// would pass without looking, given `unseen` ([`Game::goldfish_pass_unseen`]): none may
+    /// cast anything outside their sorcery timing ([`Game::goldfish_action`]), and none still
+    /// to pass is in it, the active player in a main phase having passed already. (The stack
+    /// is empty: the caller checks.)
     #[inline(always)]
-    fn rest_of_round_passes_unseen(&self, p: u8, all_goldfish: bool) -> bool {
-        use crate::object::Object;
-        all_goldfish
-            && self.def_flags & (Object::FLASHBACK | Object::GRAVEYARD_PERMISSION) == 0
-            && self.fast_in_hand == [0; crate::game::MAX_PLAYERS]
-            && !self.log.recording
-            && (!self.step.is_main() || (p != self.active && self.passes as usize + 1 == self.live_players()))
+    fn rest_of_round_passes_unseen(&self, p: u8, unseen: bool) -> bool {
+        unseen && self.fast_in_hand == [0; crate::game::MAX_PLAYERS] && (!self.step.is_main() || (p != self.active && self.passes as usize + 1 == self.live_players()))
     }
 
     /// An unattended run with no work in progress, the game going on, no trigger waiting to go

@@ -262,7 +262,10 @@ impl Game {
     /// The step ends, after every player passed with an empty stack (CR 117.4, 500.2): the
     /// game moves to the next step that gives priority, as a whole action. Its first part
     /// can't fail, so it runs outside frames (what the advance frame would do, stepped at once).
-    pub(crate) fn end_step(&mut self) -> Result<Progress> {
+    /// With `unseen` ([`Game::goldfish_pass_unseen`]), a next step of this turn that begins
+    /// quietly, isn't a main phase and triggers nothing ends as it began, and the game goes on
+    /// to the one after.
+    pub(crate) fn end_step(&mut self, unseen: bool) -> Result<Progress> {
         if !self.unattended || self.unchecked_setup {
             return self.perform_from(|g| {
                 let done = AdvanceProc::new().step(g);
@@ -273,31 +276,41 @@ impl Game {
         // that has no turn-based action begun without the advance frame. (A cleanup step,
         // where players got priority, has no next: another cleanup step follows, CR 514.3a.)
         self.output.clear();
-        match self.step.next().filter(|s| s.begins_quietly()) {
-            Some(next) => {
-                self.empty_mana_pools();
-                self.begin_quiet_step(next);
+        let turn = self.turn;
+        loop {
+            match self.step.next().filter(|s| s.begins_quietly()) {
+                Some(next) => {
+                    self.empty_mana_pools();
+                    self.begin_quiet_step(next);
+                }
+                None => {
+                    let done = AdvanceProc::new().step(self);
+                    debug_assert!(matches!(done, FrameStep::Done), "an advance pushes the work it waits for");
+                }
             }
-            None => {
-                let done = AdvanceProc::new().step(self);
-                debug_assert!(matches!(done, FrameStep::Done), "an advance pushes the work it waits for");
+            // The state-based actions were checked as the pass began, finding nothing (CR
+            // 117.5). A step with no turn-based action changes nothing the check looks at as
+            // it begins — it empties mana pools and triggers abilities, which wait. Nor does a
+            // new turn's untap step, reached only when the cleanup step's own check found
+            // nothing (CR 514.3a). So the check before the next priority is skipped, and with
+            // no trigger, no legend rule and no frame waiting, so is the rest of the run.
+            if !self.step.begins_quietly() || !self.frames.is_empty() {
+                return self.run();
             }
+            let waiting = !self.pending_triggers.is_empty() || self.legendary_entered;
+            self.quiet_pass = waiting; // as the run would leave it, having skipped the check
+            if waiting {
+                return self.run();
+            }
+            // Every player passed in the step that ended, and all they would look at is as it
+            // was then, but for mana pools emptied: in a step of this turn outside their
+            // sorcery timing they would pass again. So its round is made at once, leaving
+            // nobody with priority, as its last pass would (CR 117.4).
+            if !(unseen && self.turn == turn && !self.step.is_main()) {
+                return Ok(Progress::Done(Vec::new()));
+            }
+            (self.passes, self.priority) = (0, None);
         }
-        // The state-based actions were checked as the pass began, finding nothing (CR 117.5).
-        // A step with no turn-based action changes nothing the check looks at as it begins —
-        // it empties mana pools and triggers abilities, which wait. Nor does a new turn's
-        // untap step, reached only when the cleanup step's own check found nothing (CR 514.3a).
-        // So the check before the next priority is skipped, and with no trigger, no legend
-        // rule and no frame waiting, so is the rest of the run.
-        if !self.step.begins_quietly() || !self.frames.is_empty() {
-            return self.run();
-        }
-        let waiting = !self.pending_triggers.is_empty() || self.legendary_entered;
-        self.quiet_pass = waiting; // as the run would leave it, having skipped the check
-        if waiting {
-            return self.run();
-        }
-        Ok(Progress::Done(Vec::new()))
     }
 
     /// Every player passes in turn, from the one with priority, until the top object of the
