@@ -72,13 +72,14 @@ impl PlayState {
 /// go on within one call.
 pub(crate) struct PlayOn {
     /// Play stops when turn `last_turn + 1` has begun (or the game is over).
-    pub last_turn: u32,
+    last_turn: u32,
     /// The turn and step the actions are counted in, and how many were begun there.
-    pub at: (u32, TurnStep),
-    pub actions: u64,
+    at: (u32, TurnStep),
+    actions: u64,
 }
 
 impl PlayOn {
+    /// Play from `g` as it is now, up to the end of turn `last_turn`.
     pub fn new(g: &Game, last_turn: u32) -> PlayOn {
         PlayOn { last_turn, at: (g.turn, g.step), actions: 0 }
     }
