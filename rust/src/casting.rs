@@ -635,26 +635,32 @@ impl CastProc {
                 }
                 // CR 601.2f–h: lock in the total cost and pay it.
                 Stage::Pay => {
-                    let mut sources = std::mem::take(&mut g.source_buf);
-                    g.fill_mana_sources(self.caster, &mut sources);
                     let pool = g.players[self.caster as usize].pool;
                     if !self.asked && self.opts.payment.is_none() && g.seats[self.caster as usize].auto_pay {
                         // Paid automatically (what `pay_outcome` finds then), the payment
                         // borrowed where `solve` built it: it is large to move. A plain cost
                         // was counted by type with its definition, so where counting decides
-                        // the payment its symbols aren't copied and counted again.
+                        // the payment its symbols aren't copied and counted again, nor (most
+                        // often) the sources listed.
                         let def = &g.defs[self.def as usize];
                         let counted = def.plain_needs.as_ref().filter(|_| self.plain(def, &self.kicks, self.x));
-                        let paid = match counted.and_then(|(need, generic)| crate::payment::solve_counted(need, *generic, &pool, &sources)) {
+                        let paid = match counted.and_then(|(need, generic)| g.solve_counted_in_place(self.caster, need, *generic)) {
                             Some(paid) => paid,
-                            None => solve(&self.cost_to_pay(g, &self.kicks, self.x), &pool, &sources),
+                            None => {
+                                let mut sources = std::mem::take(&mut g.source_buf);
+                                g.fill_mana_sources(self.caster, &mut sources);
+                                let paid = solve(&self.cost_to_pay(g, &self.kicks, self.x), &pool, &sources);
+                                g.source_buf = sources;
+                                paid
+                            }
                         };
-                        g.source_buf = sources;
                         let Some(payment) = &paid else {
                             return Err(cannot_pay(&self.cost_to_pay(g, &self.kicks, self.x).symbols, NOT_ENOUGH_MANA));
                         };
                         return self.pay(g, payment);
                     }
+                    let mut sources = std::mem::take(&mut g.source_buf);
+                    g.fill_mana_sources(self.caster, &mut sources);
                     let cost = self.cost_to_pay(g, &self.kicks, self.x);
                     let outcome = self.pay_outcome(g, &cost, &pool, &sources);
                     // Worked out only when the player is asked (this is every cast's path).

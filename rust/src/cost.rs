@@ -72,6 +72,19 @@ impl Game {
         crate::payment::covered_symbols(symbols, x, &self.count_supply(p, except).1?)
     }
 
+    /// The automatic payment of a cost counted by type as `need` and `generic` from `p`'s pool
+    /// and untapped sources: what [`crate::payment::solve_counted`] answers with those sources
+    /// listed, found without listing them when their count shows each makes a single type
+    /// (every one is a plain source, and none of the untapped ones has a choice); `None`
+    /// otherwise.
+    pub(crate) fn solve_counted_in_place(&self, p: u8, need: &[u64; 6], generic: u64) -> Option<Option<crate::payment::Payment>> {
+        let counted = &self.indexed.untapped_mana[p as usize];
+        if counted.others != 0 || counted.choosing != 0 || self.indexed.mana[p as usize].len() > 64 {
+            return None;
+        }
+        Some(crate::payment::solve_counted_single_typed(need, generic, &self.players[p as usize].pool, self.mana_sources_iter(p)))
+    }
+
     /// What [`crate::payment::supply`] answers for `p`'s pool and untapped sources other than
     /// the permanent in `except`, counted from the permanents with a mana ability without
     /// building each source (a plain loop costs less than `mana_sources_iter`'s).
@@ -364,4 +377,46 @@ pub(crate) fn cannot_pay(cost: &[ManaSymbol], why: &str) -> Error {
     let text: String = cost.iter().map(|s| s.to_string()).collect();
     let text = if text.is_empty() { "{0}".to_string() } else { text };
     Error::CannotPay(format!("can't pay {text}: {why}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::card::CardDb;
+    use crate::game::Game;
+    use crate::payment::{solve_counted, ManaType};
+    use crate::rng::Rng;
+    use crate::zone::{Position, ZoneKind};
+
+    #[test]
+    fn payment_in_place_is_the_listed_sources_payment() {
+        // CR 601.2g–h: the sources read off the battlefield pay as the listed ones do, tap for
+        // tap, whichever lands are tapped and whatever the pool holds; a land with a choice
+        // of types, untapped, leaves the listing to `solve`.
+        let db = CardDb::builtin();
+        let mut rng = Rng::new(0x9a7);
+        for round in 0..2000 {
+            let mut g = Game::new(2, 1).unwrap();
+            let names = ["Island", "Swamp", "Forest", "Wastes", "Canyon Slough"];
+            let lands: Vec<&str> = (0..rng.below(9)).map(|_| names[rng.below(if round % 2 == 0 { 4 } else { 5 }) as usize]).collect();
+            let ids = g.add_cards(0, ZoneKind::Battlefield, &lands, Position::Top, db).unwrap();
+            for id in ids {
+                if rng.below(3) == 0 {
+                    g.set_tapped(id, true).unwrap();
+                }
+            }
+            for _ in 0..rng.below(3) {
+                g.players[0].pool.add(ManaType::ALL[rng.below(6) as usize], 1);
+            }
+            let mut need = [0u64; 6];
+            for _ in 0..rng.below(4) {
+                need[rng.below(6) as usize] += 1;
+            }
+            let generic = rng.below(5);
+            let listed = solve_counted(&need, generic, &g.players[0].pool, &g.mana_sources(0));
+            match g.solve_counted_in_place(0, &need, generic) {
+                Some(paid) => assert_eq!(Some(paid), listed, "{lands:?}"),
+                None => assert!(g.mana_sources(0).iter().any(|s| s.options.len() > 1), "{lands:?}"),
+            }
+        }
+    }
 }

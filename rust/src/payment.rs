@@ -430,6 +430,17 @@ pub(crate) fn solve_counted(need: &[u64; 6], generic: u64, pool: &ManaPool, sour
     }
 }
 
+/// [`solve_counted`] for at most 64 sources each making a single type, which the caller
+/// knows without a pass over them: the sources one by one rather than listed.
+#[inline]
+pub(crate) fn solve_counted_single_typed(need: &[u64; 6], generic: u64, pool: &ManaPool, sources: impl Iterator<Item = ManaSource> + Clone) -> Option<Payment> {
+    if need.iter().all(|&n| n == 0) && pool.is_empty() {
+        solve_generic(generic, sources).expect("single-typed sources")
+    } else {
+        solve_single_typed(need, generic, pool, sources)
+    }
+}
+
 /// Whether `cost` can be paid from `pool` and `sources` — [`solve`]'s answer without building
 /// the payment. When every source makes a single type of mana and the cost has no hybrid or
 /// Phyrexian symbols, counting decides it: each type's supply covers its own symbols and
@@ -650,6 +661,12 @@ fn solve_simple(need: &[u64; 6], generic: u64, pool: &ManaPool, sources: &[ManaS
     if sources.len() > 64 || sources.iter().any(|s| made_type(s).is_some() && s.options.len() > 1) {
         return None;
     }
+    Some(solve_single_typed(need, generic, pool, sources.iter().cloned()))
+}
+
+/// [`solve_simple`] once it applies: at most 64 sources, each making a single type (or none).
+#[inline]
+fn solve_single_typed(need: &[u64; 6], generic: u64, pool: &ManaPool, sources: impl Iterator<Item = ManaSource> + Clone) -> Option<Payment> {
     let pooled = !pool.is_empty();
     let mut pool_left = pool.amounts.map(u64::from);
     let mut from_pool = [0u64; 6];
@@ -667,10 +684,10 @@ fn solve_simple(need: &[u64; 6], generic: u64, pool: &ManaPool, sources: &[ManaS
     let mut taps = Taps::new();
     let mut tapped = 0u64;
     let mut excess = [0u64; 6];
-    // Every source is single-typed here (checked above).
+    // Every source is single-typed here (the caller's condition).
     if short > 0 {
-        for (i, s) in sources.iter().enumerate() {
-            let Some(t) = made_type(s) else { continue };
+        for (i, s) in sources.clone().enumerate() {
+            let Some(t) = made_type(&s) else { continue };
             if rest[t] > 0 {
                 tapped |= 1 << i;
                 taps.push((s.id, ManaType::ALL[t]));
@@ -685,7 +702,7 @@ fn solve_simple(need: &[u64; 6], generic: u64, pool: &ManaPool, sources: &[ManaS
             }
         }
         if short > 0 {
-            return Some(None); // a type's pool mana and sources are too few for its symbols
+            return None; // a type's pool mana and sources are too few for its symbols
         }
     }
     let mut g = generic;
@@ -708,8 +725,8 @@ fn solve_simple(need: &[u64; 6], generic: u64, pool: &ManaPool, sources: &[ManaS
         }
     }
     if g > 0 {
-        for (i, s) in sources.iter().enumerate() {
-            let Some(t) = made_type(s) else { continue };
+        for (i, s) in sources.enumerate() {
+            let Some(t) = made_type(&s) else { continue };
             if tapped & (1 << i) == 0 {
                 taps.push((s.id, ManaType::ALL[t]));
                 let amount = s.amount as u64;
@@ -724,11 +741,11 @@ fn solve_simple(need: &[u64; 6], generic: u64, pool: &ManaPool, sources: &[ManaS
         }
     }
     if g > 0 {
-        return Some(None); // too little mana in all
+        return None; // too little mana in all
     }
     // From an empty pool (the usual case) nothing was taken and only the taps' excess is left.
     let (from_pool, leftover) = if pooled { (to_pool(&from_pool), to_pool(&std::array::from_fn(|t| pool_left[t] + excess[t]))) } else { (ManaPool::EMPTY, to_pool(&excess)) };
-    Some(Some(Payment { taps, from_pool, life: 0, leftover, spent: to_pool(&spent) }))
+    Some(Payment { taps, from_pool, life: 0, leftover, spent: to_pool(&spent) })
 }
 
 /// The index of the type a source makes for a simple payment: its first option; `None` if it
