@@ -184,20 +184,32 @@ impl PriorityProc {
         }
     }
 
-    /// Casts `card`: the cast's first step is taken here, with this frame beneath it, as the
-    /// run loop would take it next from a frame pushed above this one (the same frames, the
-    /// same step, the same outcome for the loop to handle); its frame is boxed only if it
-    /// waits for a decision.
-    fn cast(mut self: Box<Self>, g: &mut Game, card: crate::object::ObjId) -> Step {
+    /// Casts `card`, chosen at this priority (see [`PriorityProc::cast_over`]).
+    fn cast(self: Box<Self>, g: &mut Game, card: crate::object::ObjId) -> Step {
+        PriorityProc::cast_over(g, card, || self)
+    }
+
+    /// Casts `card`, chosen at the priority of the frame `frame` gives: the cast's first step
+    /// is taken here, as the run loop would take it next from a frame pushed above the
+    /// priority frame (the same step, the same outcome for the loop to handle). The cast's
+    /// frame is boxed only if it waits for a decision, and the priority frame goes beneath it
+    /// only then or if it fails (to take the choice back, CR 733.2): a cast done at once leaves
+    /// it nothing to do but be popped.
+    fn cast_over(g: &mut Game, card: crate::object::ObjId, frame: impl FnOnce() -> Box<PriorityProc>) -> Step {
         let flashback = g.slot_of(card).is_ok_and(|slot| g.casts_with_flashback(slot));
         let mut cast = match g.cast_proc(card, CastOptions { flashback, ..Default::default() }) {
             Ok(cast) => cast,
             Err(e) => return Step::Fail(e),
         };
         g.actions_taken += 1;
-        self.running = Some(PriorityAction::Cast { card });
-        g.frames.push(Frame::Priority(self));
-        match cast.advance(g) {
+        let depth = g.frames.len();
+        let outcome = cast.advance(g);
+        if !matches!(outcome, Ok(None)) {
+            let mut frame = frame();
+            frame.running = Some(PriorityAction::Cast { card });
+            g.frames.insert(depth, Frame::Priority(frame));
+        }
+        match outcome {
             Ok(None) => Step::Done,
             Ok(Some(d)) => Step::Ask(Frame::Cast(Box::new(cast)), d),
             Err(e) => Step::Fail(e),
@@ -382,12 +394,13 @@ impl Game {
     /// the action runs work above it (a land is played at once, CR 305.1). An action that
     /// fails fails as it would under the frame, which has nothing beneath it to retry.
     fn perform_chosen(&mut self, action: PriorityAction) -> Result<Progress> {
-        if let PriorityAction::Cast { .. } = action {
-            // Under its frame, which takes the cast's first step itself.
-            return self.perform(Frame::Priority(Box::new(PriorityProc { chosen: Some(action), ..PriorityProc::new() })));
-        }
         self.undoable(|g| {
             g.output.clear();
+            if let PriorityAction::Cast { card } = action {
+                // As its frame would cast it, the frame made only if the cast needs it.
+                let step = PriorityProc::cast_over(g, card, || Box::new(PriorityProc::new()));
+                return g.run_after(step);
+            }
             if let Some(frame) = g.start_action(action)? {
                 // The priority frame waits beneath the action to take the choice back if it
                 // fails (CR 733.2); a resolution never does, so unattended it goes alone.
@@ -576,6 +589,36 @@ impl std::fmt::Display for PriorityAction {
             PriorityAction::PlayLand { card } => write!(f, "play land {}", card.0),
             PriorityAction::Cast { card } => write!(f, "cast {}", card.0),
             PriorityAction::Activate { source, index } => write!(f, "activate ability {index} of {}", source.0),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::card::CardDb;
+    use crate::game::Game;
+    use crate::policy::Policy;
+    use crate::zone::{Position, ZoneKind};
+
+    #[test]
+    fn a_cast_that_cant_be_paid_after_its_choices_is_taken_back() {
+        // CR 733.2, 601.2h: Smuggler's Surprise ({G}, spree) looks castable with two lands, by
+        // its cheapest mode; the goldfish chooses its first mode (+{2}), which two lands can't
+        // pay. The cast is reversed and the goldfish chooses again, and passes: framed or
+        // unattended, the game goes on as if the cast was never begun.
+        for unattended in [false, true] {
+            let db = CardDb::builtin();
+            let mut g = Game::new(2, 1).unwrap();
+            g.set_recording(false);
+            g.unattended = unattended;
+            let lands = g.add_cards(0, ZoneKind::Battlefield, &["Forest", "Island"], Position::Top, db).unwrap();
+            let hand = g.add_cards(0, ZoneKind::Hand, &["Smuggler's Surprise"], Position::Top, db).unwrap();
+            g.set_policy(0, Policy::Goldfish).unwrap();
+            g.set_policy(1, Policy::Goldfish).unwrap();
+            g.play_one().unwrap();
+            assert_eq!(g.zone(0, ZoneKind::Hand).unwrap(), hand, "unattended: {unattended}");
+            assert!(lands.iter().all(|&l| !g.objects[l.slot() as usize].tapped), "unattended: {unattended}");
+            assert!(g.stack.is_empty() && g.priority != Some(0), "unattended: {unattended}");
         }
     }
 }

@@ -90,45 +90,9 @@ impl Game {
                 }
                 // Popped only to be stepped: a frame is moved as few times as can be.
                 let frame = self.frames.pop().expect("not empty");
-                match frame.step(self) {
-                    Step::Done => {}
-                    Step::Fail(e) => {
-                        // An action a player chose with priority turned out illegal: reversed
-                        // (its frames change nothing before they fail), and the player chooses
-                        // again (CR 733.2). Anything else: the caller's action fails.
-                        let retry = match self.frames.last() {
-                            Some(Frame::Priority(p)) if !self.strict => p.clone().retry(),
-                            _ => None,
-                        };
-                        match retry {
-                            Some(p) => {
-                                self.frames.pop();
-                                self.frames.push(Frame::Priority(p));
-                            }
-                            None => return Err(e),
-                        }
-                    }
-                    Step::Ask(frame, decision) => {
-                        self.frames.push(frame);
-                        let answer = match decision.forced_answer() {
-                            Some(a) => Some(a),
-                            None => {
-                                let a = self.auto_answer(&decision)?;
-                                if let Some(a) = &a {
-                                    self.record_answer(decision.player, a);
-                                }
-                                a
-                            }
-                        };
-                        match answer {
-                            Some(a) => self.answer = Some(a),
-                            None => {
-                                self.partial.clear(); // a new decision: nothing picked yet
-                                self.pending = Some(decision);
-                                return Ok(Progress::Paused);
-                            }
-                        }
-                    }
+                let step = frame.step(self);
+                if self.handle_step(step)? {
+                    return Ok(Progress::Paused);
                 }
             }
             // CR 117.5: before a player receives priority, state-based actions (the legend
@@ -158,6 +122,62 @@ impl Game {
             return Ok(Progress::Done(Vec::new()));
         }
         Ok(Progress::Done(std::mem::take(&mut self.output)))
+    }
+
+    /// [`Game::run`] after the caller took a step itself, of a frame it would otherwise have
+    /// pushed for the run loop to step first: the loop goes on from that step's outcome.
+    pub(crate) fn run_after(&mut self, step: Step) -> Result<Progress> {
+        if self.handle_step(step)? {
+            return Ok(Progress::Paused);
+        }
+        self.run()
+    }
+
+    /// What the run loop does with the outcome of a frame's step; true if the game stops
+    /// with a decision pending.
+    #[inline(always)]
+    fn handle_step(&mut self, step: Step) -> Result<bool> {
+        match step {
+            Step::Done => {}
+            Step::Fail(e) => {
+                // An action a player chose with priority turned out illegal: reversed (its
+                // frames change nothing before they fail), and the player chooses again (CR
+                // 733.2). Anything else: the caller's action fails.
+                let retry = match self.frames.last() {
+                    Some(Frame::Priority(p)) if !self.strict => p.clone().retry(),
+                    _ => None,
+                };
+                match retry {
+                    Some(p) => {
+                        self.frames.pop();
+                        self.frames.push(Frame::Priority(p));
+                    }
+                    None => return Err(e),
+                }
+            }
+            Step::Ask(frame, decision) => {
+                self.frames.push(frame);
+                let answer = match decision.forced_answer() {
+                    Some(a) => Some(a),
+                    None => {
+                        let a = self.auto_answer(&decision)?;
+                        if let Some(a) = &a {
+                            self.record_answer(decision.player, a);
+                        }
+                        a
+                    }
+                };
+                match answer {
+                    Some(a) => self.answer = Some(a),
+                    None => {
+                        self.partial.clear(); // a new decision: nothing picked yet
+                        self.pending = Some(decision);
+                        return Ok(true);
+                    }
+                }
+            }
+        }
+        Ok(false)
     }
 
     /// After an action done outside frames: what would happen before a player next receives
