@@ -197,10 +197,9 @@ impl PriorityProc {
     /// it nothing to do but be popped.
     fn cast_over(g: &mut Game, card: crate::object::ObjId, frame: impl FnOnce() -> Box<PriorityProc>) -> Step {
         let flashback = g.slot_of(card).is_ok_and(|slot| g.casts_with_flashback(slot));
-        let mut cast = match g.cast_proc(card, CastOptions { flashback, ..Default::default() }) {
-            Ok(cast) => cast,
-            Err(e) => return Step::Fail(e),
-        };
+        // Worked on where `cast_proc` put it: a cast is large to move.
+        let mut made = g.cast_proc(card, CastOptions { flashback, ..Default::default() });
+        let Ok(cast) = &mut made else { return Step::Fail(made.expect_err("not made")) };
         g.actions_taken += 1;
         let depth = g.frames.len();
         let outcome = cast.advance(g);
@@ -211,7 +210,7 @@ impl PriorityProc {
         }
         match outcome {
             Ok(None) => Step::Done,
-            Ok(Some(d)) => Step::Ask(Frame::Cast(Box::new(cast)), d),
+            Ok(Some(d)) => Step::Ask(Frame::Cast(Box::new(made.expect("made"))), d),
             Err(e) => Step::Fail(e),
         }
     }
