@@ -238,7 +238,8 @@ impl Game {
             BaseCost::ManaCost
         };
         base.check_payable(def)?;
-        let has_x = base.symbols(def).contains(&ManaSymbol::X);
+        // (A match on the variant: `contains` compares whole symbols, through a call.)
+        let has_x = base.symbols(def).iter().any(|s| matches!(s, ManaSymbol::X));
         let (granted, increase, reduction) = self.spell_cost_statics(caster, def);
         let printed_kickers = def.rules.kicker.len();
         let kicker_count = printed_kickers + granted.len();

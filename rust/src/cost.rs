@@ -139,12 +139,19 @@ impl Game {
     /// What the static abilities of `p`'s permanents do to the cost of a spell `p` casts, in
     /// one pass over them: (kicker abilities granted — sticker kicker, CR 702.33h —, generic
     /// increase, generic reduction).
+    #[inline]
     pub(crate) fn spell_cost_statics(&self, p: u8, def: &CardDef) -> (Vec<Kicker>, u32, u32) {
-        let (mut granted, mut up, mut down) = (Vec::new(), 0u32, 0u32);
-        // No card of the game has such an ability: none of `p`'s permanents can.
+        // No card of the game has such an ability: none of `p`'s permanents can (found
+        // where it is asked, every cast).
         if self.def_flags & Object::COST_STATIC == 0 {
-            return (granted, up, down);
+            return (Vec::new(), 0, 0);
         }
+        self.spell_cost_statics_of_permanents(p, def)
+    }
+
+    /// [`Game::spell_cost_statics`] when some card of the game has such an ability.
+    fn spell_cost_statics_of_permanents(&self, p: u8, def: &CardDef) -> (Vec<Kicker>, u32, u32) {
+        let (mut granted, mut up, mut down) = (Vec::new(), 0u32, 0u32);
         self.for_each_static(p, |s| match s {
             StaticAbility::CostIncrease { filter, amount } if matches(filter, def) => up = up.saturating_add(*amount),
             StaticAbility::CostReduction { filter, amount } if matches(filter, def) => down = down.saturating_add(*amount),
