@@ -410,7 +410,7 @@ impl EffectProc {
         let (controller, source_id, cast, triggering) = (self.ctx.controller, self.ctx.source_id, self.ctx.cast, self.ctx.triggering);
         match effect {
             Effect::Draw { who, count } => {
-                for p in self.players(g, who) {
+                for &p in self.players(g, who).iter() {
                     for _ in 0..self.amount(g, count, p) {
                         if g.draw_one(p).is_some() {
                             self.ctx.drawn += 1;
@@ -423,7 +423,7 @@ impl EffectProc {
                 // Simultaneous: every count is worked out before anyone mills (CR 101.4), each
                 // milling player first ordering the replacements that change theirs (CR 616.1).
                 let mut counts: smallvec::SmallVec<[(u8, u32); 4]> = smallvec::SmallVec::new();
-                for p in self.players(g, who) {
+                for &p in self.players(g, who).iter() {
                     match g.mill_count(p, self.amount(g, count, p), &self.mill_orders) {
                         Ok(n) => counts.push((p, n)),
                         Err(d) => {
@@ -435,7 +435,7 @@ impl EffectProc {
                 self.mill_orders.clear();
                 // Listed only for a card that looks back at them (CR 701.17c).
                 let keep = g.defs[self.def as usize].reads_milled;
-                for (p, n) in counts {
+                for &(p, n) in counts.iter() {
                     let milled = g.mill_top(p, n, keep);
                     if self.ctx.milled.is_empty() {
                         self.ctx.milled = milled; // the same list, not copied
@@ -483,7 +483,7 @@ impl EffectProc {
                 g.search_each_frame(&players, spec).map(Pending::Frame)
             }
             Effect::Shuffle { who } => {
-                for p in self.players(g, who) {
+                for &p in self.players(g, who).iter() {
                     g.shuffle_library(p);
                 }
                 None
@@ -505,7 +505,7 @@ impl EffectProc {
             }
             Effect::LoseLife { who, ref amount } | Effect::GainLife { who, ref amount } => {
                 let sign = if matches!(effect, Effect::GainLife { .. }) { 1 } else { -1 };
-                for p in self.players(g, who) {
+                for &p in self.players(g, who).iter() {
                     let n = i64::from(self.amount(g, amount, p));
                     g.change_life(p, sign * n);
                 }
