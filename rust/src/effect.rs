@@ -203,20 +203,21 @@ impl EffectProc {
     /// decision): returns that, and whether it came from the list's last instruction; `None`
     /// once the list is done.
     fn follow(&mut self, g: &mut Game) -> Option<(Pending, bool)> {
+        let src = self.source(g);
+        let mut list = src.list(&self.root, &self.path);
         // A first instruction that is a search done at once (a typecycle's whole resolution)
-        // is worked out from the game as it is, then carried out: it needs no shared handle on
-        // the card's instructions, whose count up and down is an atomic write (~13 ns).
-        if !self.choosing {
-            if let Some((p, found, then, last)) = self.next_search_now(g) {
-                self.pc += 1;
-                then.finish(g, p, p, &found);
-                if last {
-                    return None;
+        // is worked out from the game as it is, then carried out, from the list just read.
+        if !self.choosing && !matches!(self.root, Root::Inline(_)) {
+            if let Some(effect @ Effect::Search { .. }) = list.get(self.pc as usize) {
+                if let Some((p, found, then)) = self.search_now(g, effect) {
+                    self.pc += 1;
+                    then.finish(g, p, p, &found);
+                    if self.pc as usize == list.len() {
+                        return None;
+                    }
                 }
             }
         }
-        let src = self.source(g);
-        let mut list = src.list(&self.root, &self.path);
         if self.choosing {
             self.choosing = false;
             let answer = g.take_answer();
@@ -257,21 +258,6 @@ impl EffectProc {
             Some(Frame::Effect(e)) => e.controller() == self.ctx.controller,
             _ => false,
         }
-    }
-
-    /// [`EffectProc::search_now`] for the instruction at `pc` of a card's own list, and whether
-    /// it is the list's last.
-    fn next_search_now(&self, g: &Game) -> Option<(u8, Found, FoundCards, bool)> {
-        if matches!(self.root, Root::Inline(_)) {
-            return None;
-        }
-        let list = at_path(def_list(&g.defs[self.def as usize], &self.root), &self.path);
-        let effect = list.get(self.pc as usize)?;
-        if !matches!(effect, Effect::Search { .. }) {
-            return None; // the usual case, told without a call
-        }
-        let (p, found, then) = self.search_now(g, effect)?;
-        Some((p, found, then, self.pc as usize + 1 == list.len()))
     }
 
     /// A search one player must make and takes the first cards of (see
