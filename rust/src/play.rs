@@ -71,23 +71,23 @@ impl PlayState {
 /// as the simulation's loop would between its calls of [`Game::play_one`], so that play may
 /// go on within one call.
 pub(crate) struct PlayOn {
-    /// Play stops when turn `last_turn + 1` has begun (or the game is over).
-    last_turn: u32,
+    /// Play stops when this turn has begun (or the game is over).
+    until_turn: u32,
     /// The turn and step the actions are counted in, and how many were begun there.
     at: (u32, TurnStep),
     actions: u64,
 }
 
 impl PlayOn {
-    /// Play from `g` as it is now, up to the end of turn `last_turn`.
-    pub fn new(g: &Game, last_turn: u32) -> PlayOn {
-        PlayOn { last_turn, at: (g.turn, g.step), actions: 0 }
+    /// Play from `g` as it is now until turn `until_turn` begins.
+    pub fn new(g: &Game, until_turn: u32) -> PlayOn {
+        PlayOn { until_turn, at: (g.turn, g.step), actions: 0 }
     }
 
     /// Whether the game is over or the turn limit reached.
     #[inline(always)]
     pub fn reached(&self, g: &Game) -> bool {
-        g.is_over() || (g.turn > self.last_turn && g.step >= TurnStep::Upkeep)
+        g.is_over() || g.turn_begun(self.until_turn)
     }
 
     /// Counts an action about to begin; whether it is one too many for its step: a loop of
@@ -320,8 +320,15 @@ impl Game {
     /// would look at to cast: no instant or flash card in hand, and no card in the game with
     /// flashback or a permission to cast from a graveyard.
     pub(crate) fn nothing_to_cast_outside_sorcery_timing(&self, p: u8) -> bool {
+        self.nothing_cast_from_graveyards() && self.fast_in_hand[p as usize] == 0
+    }
+
+    /// Whether no card in the game has flashback or a permission to cast from a graveyard (a
+    /// conjured card may bring one).
+    #[inline(always)]
+    fn nothing_cast_from_graveyards(&self) -> bool {
         use crate::object::Object;
-        self.def_flags & (Object::FLASHBACK | Object::GRAVEYARD_PERMISSION) == 0 && self.fast_in_hand[p as usize] == 0
+        self.def_flags & (Object::FLASHBACK | Object::GRAVEYARD_PERMISSION) == 0
     }
 
     /// What `p` could pay with now (see [`Supply`]).
@@ -451,6 +458,13 @@ impl Game {
         Ok(Progress::Done(Vec::new()))
     }
 
+    /// Whether turn `n` (or a later one) has begun: play got past its untap step, where nobody
+    /// acts.
+    #[inline(always)]
+    fn turn_begun(&self, n: u32) -> bool {
+        self.turn >= n && self.step >= TurnStep::Upkeep
+    }
+
     /// Whether a play started at `state` has got to `until` (or the game is over).
     pub fn reached(&self, until: Until, state: &mut PlayState) -> bool {
         state.left_step |= self.step != state.step || self.turn != state.turn;
@@ -458,7 +472,7 @@ impl Game {
             || match until {
                 Until::GameOver => false,
                 Until::EndOfTurn => self.turn > state.turn,
-                Until::Turn(n) => self.turn >= n && self.step >= TurnStep::Upkeep,
+                Until::Turn(n) => self.turn_begun(n),
                 Until::Step(s) => state.left_step && self.step == s,
             }
     }
@@ -556,12 +570,12 @@ impl Game {
     }
 
     /// Whether, all players being goldfish, none looks at anything when it passes outside its
-    /// sorcery timing for a reason that lasts while no action is taken: no card in the game
-    /// has flashback or a permission to cast from a graveyard (a conjured card may bring one),
-    /// and the log doesn't record the passes. Instants and flash cards in hand are counted
+    /// sorcery timing for a reason that lasts while no action is taken: nothing is cast from
+    /// graveyards ([`Game::nothing_cast_from_graveyards`]), and the log doesn't record the
+    /// passes. Instants and flash cards in hand are counted
     /// apart, since a draw may bring one.
     fn goldfish_pass_unseen(&self, all_goldfish: bool) -> bool {
-        all_goldfish && self.def_flags & (crate::object::Object::FLASHBACK | crate::object::Object::GRAVEYARD_PERMISSION) == 0 && !self.log.recording
+        all_goldfish && self.nothing_cast_from_graveyards() && !self.log.recording
     }
 
     /// Whether each player still to pass in this round of passes, from `p` (who has priority),

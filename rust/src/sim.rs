@@ -320,7 +320,7 @@ impl Simulation {
         // Unattended play skips re-checking a state already checked, so it starts from one
         // that is (a position may not be; a player is about to receive priority, CR 117.5).
         g.check_state_based_actions();
-        let mut on = crate::play::PlayOn::new(g, self.max_turns);
+        let mut on = crate::play::PlayOn::new(g, self.max_turns + 1);
         // With nothing to look at between actions, play goes on within each call, counting
         // its actions in `on` as this loop would.
         let unwatched = self.record.is_empty() && self.stop.is_empty();

@@ -617,7 +617,7 @@ mod unattended_tests {
             let turn = games[1].turn + 1;
             for (i, g) in games.iter_mut().enumerate() {
                 // Played on up to this turn's upkeep, the limit of the third.
-                let mut on = PlayOn::new(g, turn - 1);
+                let mut on = PlayOn::new(g, turn);
                 while !(g.is_over() || (g.turn == turn && g.step == Step::Upkeep)) {
                     if i == 2 {
                         g.play_on(&mut on).unwrap();
