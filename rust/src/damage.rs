@@ -2,6 +2,7 @@
 //! g, i, q).
 
 use crate::card::CardType;
+use crate::counters::Known;
 use crate::event::Event;
 use crate::game::Game;
 use crate::object::ObjId;
@@ -37,7 +38,7 @@ impl Game {
     /// "until end of turn" effects, and no counters on a sturdy creature but +1/+1 counters
     /// (which only add). Counters elsewhere — a planeswalker's loyalty — don't matter here.
     pub(crate) fn only_fragile_can_die(&self) -> bool {
-        self.nothing_shrinks() && self.object_counters.iter().all(|(s, c)| self.objects[*s as usize].flags & crate::object::Object::STURDY == 0 || only_plus_ones(c))
+        self.nothing_shrinks() && self.object_counters.iter().all(|(s, c)| self.objects[*s as usize].flags & crate::object::Object::STURDY == 0 || c.only(Known::PlusOne))
     }
 
     /// No damage marked and no "until end of turn" effects: what could make a creature with
@@ -72,7 +73,7 @@ impl Game {
             // Static bonuses and +1/+1 counters only add, so an undamaged creature with a
             // positive printed (or characteristic-defined) toughness, no other counters and no
             // "until end of turn" effects on it survives.
-            let only_gains = o.damage == 0 && self.until_end_of_turn.is_empty() && counters_on(slot).is_none_or(|c| c.iter().all(|(kind, _)| kind == "+1/+1"));
+            let only_gains = o.damage == 0 && self.until_end_of_turn.is_empty() && counters_on(slot).is_none_or(|c| c.only(Known::PlusOne));
             if only_gains && o.flags & Object::STURDY != 0 {
                 continue; // the common case, without looking at the definition
             }
@@ -94,7 +95,7 @@ impl Game {
         }
         // CR 704.5q: on a permanent (not one already dying), +1/+1 and -1/-1 counters annihilate.
         for (slot, c) in &self.object_counters {
-            let n = c.get("+1/+1").min(c.get("-1/-1"));
+            let n = if c.has(Known::MinusOne) { c.get("+1/+1").min(c.get("-1/-1")) } else { 0 };
             if n > 0 && self.objects[*slot as usize].zone.kind == crate::zone::ZoneKind::Battlefield && !dying.contains(slot) {
                 annihilate.push((*slot, n));
             }
@@ -110,10 +111,4 @@ impl Game {
         }
         any
     }
-}
-
-/// Whether all these counters are +1/+1 counters, which only add and have nothing to
-/// annihilate with (CR 704.5q).
-pub(crate) fn only_plus_ones(c: &crate::counters::Counters) -> bool {
-    c.iter().all(|(kind, _)| kind == "+1/+1")
 }

@@ -1402,13 +1402,14 @@ impl Game {
     #[inline(never)]
     fn no_permanent_dies_or_annihilates(&self) -> bool {
         use crate::card::CardType;
+        use crate::counters::Known;
         let sturdy = |s: u32| self.objects[s as usize].flags & Object::STURDY != 0;
         self.nothing_shrinks()
-            && self.object_counters.iter().all(|(s, c)| if sturdy(*s) { crate::damage::only_plus_ones(c) } else { c.get("-1/-1") == 0 })
+            && self.object_counters.iter().all(|(s, c)| if sturdy(*s) { c.only(Known::PlusOne) } else { !c.has(Known::MinusOne) })
             && self.indexed.fragile.iter().all(|&s| {
                 let def = self.def_of_slot(s);
                 let counters = self.counters_on(s);
-                let only_gains = self.objects[s as usize].damage == 0 && counters.is_none_or(crate::damage::only_plus_ones);
+                let only_gains = self.objects[s as usize].damage == 0 && counters.is_none_or(|c| c.only(Known::PlusOne));
                 (!def.is(CardType::Creature) || (only_gains && self.base_toughness_positive(s)))
                     && (!def.is(CardType::Planeswalker) || counters.is_some_and(|c| c.get("loyalty") != 0))
             })
