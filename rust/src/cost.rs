@@ -90,13 +90,13 @@ impl Game {
     /// building each source (a plain loop costs less than `mana_sources_iter`'s).
     #[inline(always)]
     pub(crate) fn count_supply(&self, p: u8, except: Option<u32>) -> (u64, Option<[u64; 6]>) {
-        let mut count = crate::payment::SupplyCount::new(&self.players[p as usize].pool);
+        let pool = &self.players[p as usize].pool;
         // With only plain sources (lands, usually) and none set aside, their count is kept.
         let counted = &self.indexed.untapped_mana[p as usize];
         if counted.others == 0 && except.is_none() {
-            count.add_counted(counted);
-            return count.finish();
+            return crate::payment::supply_counted(pool, counted);
         }
+        let mut count = crate::payment::SupplyCount::new(pool);
         for &s in &self.indexed.mana[p as usize] {
             if Some(s) != except {
                 if let Some((types, amount)) = self.mana_source_at(s) {

@@ -490,22 +490,19 @@ impl SupplyCount {
         }
     }
 
-    /// Counts the untapped plain sources a player's [`crate::game::UntappedMana`] counts: what
-    /// [`SupplyCount::add`] of each would.
-    #[inline]
-    pub(crate) fn add_counted(&mut self, counted: &crate::game::UntappedMana) {
-        for (have, &n) in self.have.iter_mut().zip(&counted.by_type) {
-            *have += u64::from(n);
-            self.total += u64::from(n);
-        }
-        self.total += u64::from(counted.choosing);
-        self.single &= counted.choosing == 0;
-    }
-
     /// What [`supply`] answers.
     pub(crate) fn finish(self) -> (u64, Option<[u64; 6]>) {
         (self.total, self.single.then_some(self.have))
     }
+}
+
+/// What [`supply`] answers for `pool` and the untapped plain sources a player's
+/// [`crate::game::UntappedMana`] counts, added type by type.
+#[inline(always)]
+pub(crate) fn supply_counted(pool: &ManaPool, counted: &crate::game::UntappedMana) -> (u64, Option<[u64; 6]>) {
+    let have: [u64; 6] = std::array::from_fn(|t| u64::from(pool.amounts[t]) + u64::from(counted.by_type[t]));
+    let total = have.iter().sum::<u64>() + u64::from(counted.choosing);
+    (total, (counted.choosing == 0).then_some(have))
 }
 
 /// Whether mana of these amounts by type (W, U, B, R, G, C) covers `cost`, by counting: each
