@@ -513,7 +513,17 @@ impl Game {
                 // (which stop this). So the caller checks its conditions once, after, seeing
                 // what it would have seen before each of these passes.
                 // (Whatever this call ends with clears the output first: a pass puts out nothing.)
-                if settled && self.stack.is_empty() && self.rest_of_round_passes_unseen(p, unseen) {
+                if settled && self.rest_of_round_passes_unseen(p, unseen) {
+                    if !self.stack.is_empty() {
+                        // Every player still to pass this round would pass without looking: all
+                        // but the last pass at once, and the last one's pass resolves the top of
+                        // the stack (CR 117.4, 608.1).
+                        while self.passes as usize + 1 < self.live_players() {
+                            self.pass_by(p);
+                            p = self.priority.expect("passed to the next player");
+                        }
+                        break 'action self.perform_chosen(PriorityAction::Pass)?;
+                    }
                     // Every player still to pass this round would pass without looking: the
                     // round is made at once, leaving nobody with priority, as its last pass would.
                     (self.passes, self.priority) = (0, None);
@@ -581,11 +591,13 @@ impl Game {
     /// Whether each player still to pass in this round of passes, from `p` (who has priority),
     /// would pass without looking, given `unseen` ([`Game::goldfish_pass_unseen`]): none may
     /// cast anything outside their sorcery timing ([`Game::goldfish_action`]), and none still
-    /// to pass is in it, the active player in a main phase having passed already. (The stack
-    /// is empty: the caller checks.)
+    /// to pass is in it: nobody is while the stack holds something (CR 307.1); with an empty
+    /// stack, outside a main phase, or the active player in one having passed already.
     #[inline(always)]
     fn rest_of_round_passes_unseen(&self, p: u8, unseen: bool) -> bool {
-        unseen && self.fast_in_hand == [0; crate::game::MAX_PLAYERS] && (!self.step.is_main() || (p != self.active && self.passes as usize + 1 == self.live_players()))
+        unseen
+            && self.fast_in_hand == [0; crate::game::MAX_PLAYERS]
+            && (!self.stack.is_empty() || !self.step.is_main() || (p != self.active && self.passes as usize + 1 == self.live_players()))
     }
 
     /// An unattended run with no work in progress, the game going on, no trigger waiting to go
