@@ -155,20 +155,22 @@ def test_unspent_mana_stays_in_the_pool_through_casting_and_resolving_within_a_s
     assert (g.step, g.mana_pool(0)) == ("precombat_main", pool(R=1))
 
 
-def test_the_pool_empties_at_the_end_of_each_step_and_phase():  # CR 106.4, 500.5 (empties between steps)
-    g = with_libraries(new_game())
+@pytest.mark.parametrize("players", [2, 3])  # two players' pools are emptied apart from more
+def test_the_pool_empties_at_the_end_of_each_step_and_phase(players: int):  # CR 106.4, 500.5 (empties between steps)
+    g = with_libraries(new_game(players))
     (m,) = g.add_cards(0, "battlefield", ["Mountain"])
-    (i,) = g.add_cards(1, "battlefield", ["Island"])
+    (i,) = g.add_cards(players - 1, "battlefield", ["Island"])
     g.activate_mana(m)
-    g.pass_priority()  # player 1 gets priority in the same step
+    for _ in range(players - 1):
+        g.pass_priority()  # the last player gets priority in the same step
     g.activate_mana(i)
-    assert (g.mana_pool(0), g.mana_pool(1)) == (pool(R=1), pool(U=1))
+    assert (g.mana_pool(0), g.mana_pool(players - 1)) == (pool(R=1), pool(U=1))
     g.pass_priority()  # activating the mana ability started the round of passing over (CR 117.3c)
     assert (g.step, g.priority_player) == ("precombat_main", 0)
-    g.pass_priority()
-    g.pass_priority()  # both passed in succession with an empty stack: the main phase ends
+    for _ in range(players):
+        g.pass_priority()  # all passed in succession with an empty stack: the main phase ends
     assert g.step == "begin_combat"
-    assert (g.mana_pool(0), g.mana_pool(1)) == (EMPTY_POOL, EMPTY_POOL)
+    assert (g.mana_pool(0), g.mana_pool(players - 1)) == (EMPTY_POOL, EMPTY_POOL)
 
 
 def test_the_pool_empties_when_advancing_and_when_the_turn_ends():  # CR 106.4

@@ -467,11 +467,17 @@ impl Game {
         true
     }
 
-    /// Mana empties at the end of each step and phase (CR 500.5). (By index: for a couple of
-    /// players, an iterator's unrolled loop costs more to set up.)
+    /// Mana empties at the end of each step and phase (CR 500.5). Several times a turn, so the
+    /// usual two-player game empties both pools without a loop, whose setup costs more than
+    /// the stores; others by index (an iterator's unrolled loop costs more still).
     fn empty_mana_pools(&mut self) {
+        use crate::payment::ManaPool;
+        if let [a, b] = &mut self.players[..] {
+            (a.pool, b.pool) = (ManaPool::EMPTY, ManaPool::EMPTY);
+            return;
+        }
         for p in 0..self.players.len() {
-            self.players[p].pool = Default::default();
+            self.players[p].pool = ManaPool::EMPTY;
         }
     }
 
