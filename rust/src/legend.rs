@@ -55,19 +55,29 @@ impl Game {
     /// legendary permanent entering can make it so (nothing changes control or names here),
     /// so the battlefield is looked at only after one has.
     pub(crate) fn legend_rule_applies(&self) -> bool {
-        self.legendary_entered && self.legend_group().is_some()
+        self.legendary_entered && self.legend_group_start().is_some()
     }
 
     /// The first such group, in battlefield order.
     fn legend_group(&self) -> Option<Vec<u32>> {
-        let legendary: Vec<u32> = self.battlefield.iter().copied().filter(|&s| self.def_of_slot(s).supertypes.contains(Supertype::Legendary)).collect();
-        for (i, &a) in legendary.iter().enumerate() {
-            let (name, controller) = (&self.def_of_slot(a).name, self.objects[a as usize].controller);
-            let group: Vec<u32> = legendary[i..].iter().copied().filter(|&b| self.objects[b as usize].controller == controller && self.def_of_slot(b).name == *name).collect();
-            if group.len() > 1 {
-                return Some(group);
-            }
-        }
-        None
+        let i = self.legend_group_start()?;
+        let a = self.battlefield[i];
+        Some(self.battlefield[i..].iter().copied().filter(|&b| self.same_legend(a, b)).collect())
+    }
+
+    /// Where the first such group begins in the battlefield: found without listing anything,
+    /// as most looks find no group.
+    fn legend_group_start(&self) -> Option<usize> {
+        let bf = &self.battlefield;
+        (0..bf.len()).find(|&i| self.legendary(bf[i]) && bf[i + 1..].iter().any(|&b| self.same_legend(bf[i], b)))
+    }
+
+    fn legendary(&self, slot: u32) -> bool {
+        self.def_of_slot(slot).supertypes.contains(Supertype::Legendary)
+    }
+
+    /// Whether `b` is legendary, with the name and controller of the legendary permanent `a`.
+    fn same_legend(&self, a: u32, b: u32) -> bool {
+        self.legendary(b) && self.objects[b as usize].controller == self.objects[a as usize].controller && self.def_of_slot(b).name == self.def_of_slot(a).name
     }
 }
