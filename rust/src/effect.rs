@@ -93,7 +93,7 @@ impl EffectCtx {
 pub(crate) struct EffectProc {
     def: u32,
     root: Root,
-    path: Vec<(u16, bool)>,
+    path: Path,
     pc: u16,
     /// Waiting for the answer to a decision the instruction at `pc - 1` asked.
     choosing: bool,
@@ -102,6 +102,10 @@ pub(crate) struct EffectProc {
     mill_orders: Vec<(u8, Vec<ObjId>)>,
     ctx: EffectCtx,
 }
+
+/// The `If` branches taken into a list: a few at most, kept inline (a branch taken allocates
+/// nothing).
+type Path = smallvec::SmallVec<[(u16, bool); 4]>;
 
 /// Which of a card's instruction lists runs.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -121,23 +125,23 @@ impl EffectProc {
     }
 
     pub(crate) fn spell(def: u32, ctx: EffectCtx) -> EffectProc {
-        EffectProc { def, root: Root::Spell, path: Vec::new(), pc: 0, choosing: false, mill_orders: Vec::new(), ctx }
+        EffectProc { def, root: Root::Spell, path: Path::new(), pc: 0, choosing: false, mill_orders: Vec::new(), ctx }
     }
 
     pub(crate) fn mode(def: u32, mode: u16, ctx: EffectCtx) -> EffectProc {
-        EffectProc { def, root: Root::Mode(mode), path: Vec::new(), pc: 0, choosing: false, mill_orders: Vec::new(), ctx }
+        EffectProc { def, root: Root::Mode(mode), path: Path::new(), pc: 0, choosing: false, mill_orders: Vec::new(), ctx }
     }
 
     pub(crate) fn ability(def: u32, ability: AbilityRef, ctx: EffectCtx) -> EffectProc {
-        EffectProc { def, root: Root::Ability(ability), path: Vec::new(), pc: 0, choosing: false, mill_orders: Vec::new(), ctx }
+        EffectProc { def, root: Root::Ability(ability), path: Path::new(), pc: 0, choosing: false, mill_orders: Vec::new(), ctx }
     }
 
     pub(crate) fn inline(def: u32, effects: Vec<Effect>, ctx: EffectCtx) -> EffectProc {
-        EffectProc { def, root: Root::Inline(Arc::new(effects)), path: Vec::new(), pc: 0, choosing: false, mill_orders: Vec::new(), ctx }
+        EffectProc { def, root: Root::Inline(Arc::new(effects)), path: Path::new(), pc: 0, choosing: false, mill_orders: Vec::new(), ctx }
     }
 
     pub(crate) fn as_enters(def: u32, ctx: EffectCtx) -> EffectProc {
-        EffectProc { def, root: Root::AsEnters, path: Vec::new(), pc: 0, choosing: false, mill_orders: Vec::new(), ctx }
+        EffectProc { def, root: Root::AsEnters, path: Path::new(), pc: 0, choosing: false, mill_orders: Vec::new(), ctx }
     }
 
     /// Where the instructions being followed live: shared, so following them borrows and
@@ -310,7 +314,7 @@ impl EffectProc {
                 // A "you may" / "if you do" body runs with this context; what it remembers and
                 // mills comes back through `Root::Inline`'s own context, so run it in place.
                 let inner =
-                    EffectProc { def: self.def, root: Root::Inline(Arc::new(effects)), path: Vec::new(), pc: 0, choosing: false, mill_orders: Vec::new(), ctx: self.ctx.clone() };
+                    EffectProc { def: self.def, root: Root::Inline(Arc::new(effects)), path: Path::new(), pc: 0, choosing: false, mill_orders: Vec::new(), ctx: self.ctx.clone() };
                 g.frames.push(Frame::Effect(self));
                 g.frames.push(Frame::Effect(Box::new(inner)));
                 Step::Done
