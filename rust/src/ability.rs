@@ -122,9 +122,10 @@ impl Game {
 
     /// Checks that the activation may begin (CR 602.2, 602.5) and sets it up; nothing changes
     /// yet.
-    pub(crate) fn activate_frame(&self, source: ObjId, index: usize, opts: ActivateOptions) -> Result<Frame> {
+    pub(crate) fn activate_frame(&mut self, source: ObjId, index: usize, opts: ActivateOptions) -> Result<Frame> {
         let (p, _, _) = self.check_activation_start(source, index, &opts)?;
-        Ok(Frame::Activate(Box::new(ActivateProc::new(p, source, index, opts, self.history.len()))))
+        let proc = ActivateProc::new(p, source, index, opts, self.history.len());
+        Ok(Frame::Activate(self.spare_activate.boxed(proc)))
     }
 
     /// [`Game::activate_frame`]'s checks: the activating player, the source's slot, and
@@ -645,6 +646,7 @@ impl ActivateProc {
         if let Some(payment) = automatic {
             let id = g.commit_activation(self.player, slot, self.index, self.chosen(), &payment);
             g.output.push(id);
+            g.spare_activate.keep(self);
             return Step::Done;
         }
         let to_pay = g.ability_mana(self.player, &g.def_of_slot(slot).rules.activated[self.index as usize], self.x);
@@ -674,6 +676,7 @@ impl ActivateProc {
             Ok(ref payment) => {
                 let id = g.commit_activation(self.player, slot, self.index, self.chosen(), payment);
                 g.output.push(id);
+                g.spare_activate.keep(self);
                 Step::Done
             }
             Err(e) => Step::Fail(e),

@@ -455,6 +455,12 @@ pub struct Game {
     /// A reused buffer for listing mana sources while paying (not part of the state).
     #[serde(skip)]
     pub(crate) source_buf: Vec<crate::payment::ManaSource>,
+    /// The box of the last priority frame that finished, for the next one.
+    #[serde(skip)]
+    pub(crate) spare_priority: crate::process::Spare<crate::play::PriorityProc>,
+    /// The same for activations.
+    #[serde(skip)]
+    pub(crate) spare_activate: crate::process::Spare<crate::ability::ActivateProc>,
     /// Whether finished actions hand back what they produced; batch runs, which ignore it,
     /// turn this off so the buffer is reused instead of handed over.
     #[serde(skip)]
@@ -581,6 +587,8 @@ impl Game {
             def_listens: 0,
             delayed: Vec::new(),
             source_buf: Vec::new(),
+            spare_priority: Default::default(),
+            spare_activate: Default::default(),
             discard_output: false,
             unattended: false,
             quiet_pass: false,

@@ -142,6 +142,7 @@ impl PriorityProc {
 
     pub(crate) fn step(mut self: Box<Self>, g: &mut Game) -> Step {
         if self.running.is_some() {
+            g.spare_priority.keep(self);
             return Step::Done; // the chosen action finished
         }
         if !self.options.is_empty() {
@@ -186,7 +187,7 @@ impl PriorityProc {
 
     /// Casts `card`, chosen at this priority (see [`PriorityProc::cast_over`]).
     fn cast(self: Box<Self>, g: &mut Game, card: crate::object::ObjId) -> Step {
-        PriorityProc::cast_over(g, card, || self)
+        PriorityProc::cast_over(g, card, |_| self)
     }
 
     /// Casts `card`, chosen at the priority of the frame `frame` gives: the cast's first step
@@ -195,7 +196,7 @@ impl PriorityProc {
     /// frame is boxed only if it waits for a decision, and the priority frame goes beneath it
     /// only then or if it fails (to take the choice back, CR 733.2): a cast done at once leaves
     /// it nothing to do but be popped.
-    fn cast_over(g: &mut Game, card: crate::object::ObjId, frame: impl FnOnce() -> Box<PriorityProc>) -> Step {
+    fn cast_over(g: &mut Game, card: crate::object::ObjId, frame: impl FnOnce(&mut Game) -> Box<PriorityProc>) -> Step {
         let flashback = g.slot_of(card).is_ok_and(|slot| g.casts_with_flashback(slot));
         // Worked on where `cast_proc` put it: a cast is large to move.
         let mut made = g.cast_proc(card, CastOptions { flashback, ..Default::default() });
@@ -204,7 +205,7 @@ impl PriorityProc {
         let depth = g.frames.len();
         let outcome = cast.advance(g);
         if !matches!(outcome, Ok(None)) {
-            let mut frame = frame();
+            let mut frame = frame(g);
             frame.running = Some(PriorityAction::Cast { card });
             g.frames.insert(depth, Frame::Priority(frame));
         }
@@ -404,14 +405,15 @@ impl Game {
             g.output.clear();
             if let PriorityAction::Cast { card } = action {
                 // As its frame would cast it, the frame made only if the cast needs it.
-                let step = PriorityProc::cast_over(g, card, || Box::new(PriorityProc::new()));
+                let step = PriorityProc::cast_over(g, card, |g| g.spare_priority.boxed(PriorityProc::new()));
                 return g.run_after(step);
             }
             if let Some(frame) = g.start_action(action)? {
                 // The priority frame waits beneath the action to take the choice back if it
                 // fails (CR 733.2); a resolution never does, so unattended it goes alone.
                 if !(g.unattended && matches!(frame, Frame::Resolve(_))) {
-                    g.frames.push(Frame::Priority(Box::new(PriorityProc { running: Some(action), ..PriorityProc::new() })));
+                    let frame = g.spare_priority.boxed(PriorityProc { running: Some(action), ..PriorityProc::new() });
+                    g.frames.push(Frame::Priority(frame));
                 }
                 g.frames.push(frame);
             }

@@ -39,6 +39,46 @@ pub(crate) enum Frame {
     OpeningHand(crate::game::OpeningHandProc),
 }
 
+/// A frame's box kept for the next frame of its kind, which would otherwise allocate one on
+/// most actions. Not part of the game: a clone or a loaded game starts without one.
+pub(crate) struct Spare<T>(Option<Box<T>>);
+
+impl<T> Default for Spare<T> {
+    fn default() -> Self {
+        Spare(None)
+    }
+}
+
+impl<T> Spare<T> {
+    /// `value`, boxed in the kept box if there is one.
+    pub(crate) fn boxed(&mut self, value: T) -> Box<T> {
+        match self.0.take() {
+            Some(mut b) => {
+                *b = value;
+                b
+            }
+            None => Box::new(value),
+        }
+    }
+
+    /// Keeps `b` (what it holds is dropped when it is next used).
+    pub(crate) fn keep(&mut self, b: Box<T>) {
+        self.0 = Some(b);
+    }
+}
+
+impl<T> Clone for Spare<T> {
+    fn clone(&self) -> Self {
+        Spare::default()
+    }
+}
+
+impl<T> std::fmt::Debug for Spare<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Spare")
+    }
+}
+
 /// What a frame did with one step.
 pub(crate) enum Step {
     Done,
