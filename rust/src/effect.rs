@@ -446,7 +446,7 @@ impl EffectProc {
             }
             Effect::Scry { who, count } => {
                 // Each amount is read for its player before anyone looks (CR 701.22c).
-                let scries = self.players(g, who).iter().map(|&p| (p, self.amount(g, count, p))).collect();
+                let scries: smallvec::SmallVec<[(u8, u32); 4]> = self.players(g, who).iter().map(|&p| (p, self.amount(g, count, p))).collect();
                 g.scry_frame(scries).map(Pending::Frame)
             }
             Effect::Discard { who, count, random } => {

@@ -461,6 +461,9 @@ pub struct Game {
     /// The same for activations.
     #[serde(skip)]
     pub(crate) spare_activate: crate::process::Spare<crate::ability::ActivateProc>,
+    /// The same for scries.
+    #[serde(skip)]
+    pub(crate) spare_scry: crate::process::Spare<crate::actions::scry::ScryProc>,
     /// Whether finished actions hand back what they produced; batch runs, which ignore it,
     /// turn this off so the buffer is reused instead of handed over.
     #[serde(skip)]
@@ -589,6 +592,7 @@ impl Game {
             source_buf: Vec::new(),
             spare_priority: Default::default(),
             spare_activate: Default::default(),
+            spare_scry: Default::default(),
             discard_output: false,
             unattended: false,
             quiet_pass: false,

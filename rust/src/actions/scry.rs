@@ -8,18 +8,21 @@ use crate::event::Event;
 use crate::game::{check_count, Game, Progress};
 use crate::process::{Frame, Step};
 
+/// One entry per scrying player: a few, kept inline (saved as a list all the same).
+type PerPlayer<T> = smallvec::SmallVec<[T; 4]>;
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct ScryProc {
     /// The scrying players in APNAP order ...
-    players: Vec<u8>,
+    players: PerPlayer<u8>,
     /// ... and how many cards each scries (none scries 0, CR 701.22b).
     #[serde(default)]
-    amounts: Vec<u32>,
+    amounts: PerPlayer<u32>,
     /// The one amount for every player that earlier versions saved instead of `amounts`.
     #[serde(default, rename = "amount", skip_serializing)]
     saved_amount: Option<u32>,
     /// Answers so far, one per player in `players` order: (top, bottom) slots, top first.
-    piles: Vec<(Vec<u32>, Vec<u32>)>,
+    piles: smallvec::SmallVec<[(Vec<u32>, Vec<u32>); 2]>,
     asked: bool,
 }
 
@@ -39,7 +42,7 @@ impl Game {
         if amount == 0 {
             return Ok(Progress::Done(Vec::new()));
         }
-        match self.scry_frame(players.into_iter().map(|p| (p, amount)).collect()) {
+        match self.scry_frame(players.into_iter().map(|p| (p, amount))) {
             Some(frame) => self.perform(frame),
             None => Ok(Progress::Done(Vec::new())),
         }
@@ -47,13 +50,13 @@ impl Game {
 
     /// The scry of each (player, amount), in APNAP order, as a frame for effects. A player
     /// told to scry 0 doesn't scry at all (CR 701.22b); `None` if nobody scries.
-    pub(crate) fn scry_frame(&self, scries: Vec<(u8, u32)>) -> Option<Frame> {
-        let (players, amounts): (Vec<u8>, Vec<u32>) = scries.into_iter().filter(|&(_, n)| n > 0).unzip();
+    pub(crate) fn scry_frame(&mut self, scries: impl IntoIterator<Item = (u8, u32)>) -> Option<Frame> {
+        let (players, amounts): (PerPlayer<u8>, PerPlayer<u32>) = scries.into_iter().filter(|&(_, n)| n > 0).unzip();
         if players.is_empty() {
             return None;
         }
-        let piles = Vec::with_capacity(players.len());
-        Some(Frame::Scry(Box::new(ScryProc { players, amounts, saved_amount: None, piles, asked: false })))
+        let proc = ScryProc { players, amounts, saved_amount: None, piles: Default::default(), asked: false };
+        Some(Frame::Scry(self.spare_scry.boxed(proc)))
     }
 }
 
@@ -68,7 +71,7 @@ impl ScryProc {
 
     pub(crate) fn step(mut self: Box<Self>, g: &mut Game) -> Step {
         if let Some(n) = self.saved_amount.take() {
-            self.amounts = vec![n; self.players.len()];
+            self.amounts = smallvec::smallvec![n; self.players.len()];
         }
         if self.asked {
             let Answer::Scry { top, bottom } = g.take_answer() else { unreachable!("validated against a scry decision") };
@@ -117,6 +120,7 @@ impl ScryProc {
             g.log.push_with(|| Event::Scried { player: p, amount, looked, to_bottom });
             g.fire(crate::trigger::TriggerEvent::Scried { player: p }); // "whenever you scry"
         }
+        g.spare_scry.keep(self);
         Step::Done
     }
 }
