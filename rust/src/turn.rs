@@ -165,7 +165,11 @@ impl AdvanceProc {
                     // step of their first turn — it doesn't happen at all. In other multiplayer
                     // games nobody skips it (103.8c).
                     if g.turn == 1 && g.active == g.starting_player && g.players.len() == 2 {
-                        std::sync::Arc::make_mut(&mut g.log.events).retain(|e| !matches!(e, Event::StepBegan { step: Step::Draw, turn: 1, .. }));
+                        // (An empty log, shared with the game it was copied from, isn't copied to
+                        // take nothing out.)
+                        if !g.log.events.is_empty() {
+                            std::sync::Arc::make_mut(&mut g.log.events).retain(|e| !matches!(e, Event::StepBegan { step: Step::Draw, turn: 1, .. }));
+                        }
                         continue;
                     }
                     let active = g.active;
