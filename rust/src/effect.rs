@@ -185,7 +185,10 @@ impl EffectProc {
     pub(crate) fn step(mut self: Box<Self>, g: &mut Game) -> Step {
         match self.follow(g) {
             Some((pending, last)) => self.pend(g, pending, last),
-            None => Step::Done,
+            None => {
+                g.spare_effect.keep(self);
+                Step::Done
+            }
         }
     }
 
@@ -198,7 +201,7 @@ impl EffectProc {
         }
         match self.follow(g) {
             Some((Pending::Frame(frame), true)) => frame.take_over(g),
-            Some((pending, last)) => Box::new(self).pend(g, pending, last),
+            Some((pending, last)) => g.spare_effect.boxed(self).pend(g, pending, last),
             None => Step::Done,
         }
     }
@@ -288,7 +291,7 @@ impl EffectProc {
                     g.frames.push(frame);
                     return Step::Done;
                 }
-                drop(self);
+                g.spare_effect.keep(self);
                 frame.take_over(g)
             }
             Pending::Frames(frames) => {

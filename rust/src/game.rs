@@ -464,6 +464,9 @@ pub struct Game {
     /// The same for scries.
     #[serde(skip)]
     pub(crate) spare_scry: crate::process::Spare<crate::actions::scry::ScryProc>,
+    /// The same for instructions being followed.
+    #[serde(skip)]
+    pub(crate) spare_effect: crate::process::Spare<crate::effect::EffectProc>,
     /// Whether finished actions hand back what they produced; batch runs, which ignore it,
     /// turn this off so the buffer is reused instead of handed over.
     #[serde(skip)]
@@ -593,6 +596,7 @@ impl Game {
             spare_priority: Default::default(),
             spare_activate: Default::default(),
             spare_scry: Default::default(),
+            spare_effect: Default::default(),
             discard_output: false,
             unattended: false,
             quiet_pass: false,

@@ -159,7 +159,8 @@ impl ResolveProc {
                 // permanent is put onto the battlefield when those instructions are done.
                 let ctx = EffectCtx::new(controller, slot, g.id_of(slot), g.objects[slot as usize].cast);
                 g.frames.push(Frame::Resolve(ResolveProc { finishing: None, entering: Some(slot) }));
-                g.frames.push(Frame::Effect(Box::new(EffectProc::as_enters(def_index, ctx))));
+                let proc = g.spare_effect.boxed(EffectProc::as_enters(def_index, ctx));
+                g.frames.push(Frame::Effect(proc));
             }
             return Step::Done;
         }
