@@ -360,6 +360,27 @@ def test_different_legendary_names_and_nonlegendary_duplicates_are_fine():  # CR
     assert g.pending is None and len(g.battlefield()) == 9 and g.graveyard(0) == []
 
 
+def test_two_legend_groups_at_once_are_asked_one_after_the_other_in_battlefield_order():  # CR 704.5j, 704.3
+    # A legendary permanent without a twin comes first; then two groups, each asked in turn
+    # (the first in battlefield order first), each answer applied before the next question.
+    g = with_libraries(new_game(), 5)
+    _, bruvac = g.add_cards(0, "battlefield", ["Thrasios, Triton Hero", "Bruvac the Grandiloquent"])
+    (jace,) = g.add_cards(0, "battlefield", ["Jace, Wielder of Mysteries"])
+    g.add_counters(jace, "loyalty", 3)
+    g.add_cards(0, "battlefield", ["Island"] * 4)
+    jace2, bruvac2 = g.add_cards(0, "battlefield", ["Jace, Wielder of Mysteries", "Bruvac the Grandiloquent"])
+    g.add_counters(jace2, "loyalty", 3)
+    (crab,) = add_hand(g, 0, ["Ruin Crab"])
+    g.cast(crab)  # the state-based check before the cast's priority applies the rule
+    assert (g.pending.purpose, sorted(g.pending.options)) == ("legend_rule", sorted([bruvac, bruvac2]))
+    g.answer([bruvac2])
+    assert (g.pending.purpose, sorted(g.pending.options)) == ("legend_rule", sorted([jace, jace2]))
+    g.answer([jace])
+    assert g.pending is None
+    assert {bruvac2, jace} <= set(g.battlefield()) and not {bruvac, jace2} & set(g.battlefield())
+    assert sorted(g.name(c) for c in g.graveyard(0)) == ["Bruvac the Grandiloquent", "Jace, Wielder of Mysteries"]
+
+
 def test_the_legend_rule_for_a_legendary_planeswalker():  # CR 704.5j, 306.5b
     g = with_libraries(new_game(), 5)
     (old,) = g.add_cards(0, "battlefield", ["Jace, Wielder of Mysteries"])
