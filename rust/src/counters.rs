@@ -30,15 +30,17 @@ pub(crate) enum Known {
 /// The `present` bit of kinds not in `KNOWN`.
 const OTHER: u16 = 1 << KNOWN.len();
 
-fn name(kind: &str) -> Cow<'static, str> {
-    match KNOWN.iter().find(|k| **k == kind) {
-        Some(k) => Cow::Borrowed(k),
-        None => Cow::Owned(kind.to_string()),
-    }
-}
-
+/// The `present` bit of `kind`.
 fn bit(kind: &str) -> u16 {
     KNOWN.iter().position(|k| *k == kind).map_or(OTHER, |i| 1 << i)
+}
+
+/// `kind` as kept (a known name borrowed, without allocating), with its `present` bit.
+fn named(kind: &str) -> (Cow<'static, str>, u16) {
+    match KNOWN.iter().position(|k| *k == kind) {
+        Some(i) => (Cow::Borrowed(KNOWN[i]), 1 << i),
+        None => (Cow::Owned(kind.to_string()), OTHER),
+    }
 }
 
 impl Clone for Counters {
@@ -91,8 +93,9 @@ impl Counters {
         match self.kinds.iter_mut().find(|(k, _)| &**k == kind) {
             Some((_, have)) => *have = have.saturating_add(n),
             None => {
-                self.kinds.push((name(kind), n));
-                self.present |= bit(kind);
+                let (name, bit) = named(kind);
+                self.kinds.push((name, n));
+                self.present |= bit;
             }
         }
     }

@@ -124,24 +124,29 @@ impl EffectProc {
         self.ctx.controller
     }
 
+    /// The instructions of `root`, inside the branches `path`, followed from their start.
+    fn at(def: u32, root: Root, path: Path, ctx: EffectCtx) -> EffectProc {
+        EffectProc { def, root, path, pc: 0, choosing: false, mill_orders: Vec::new(), ctx }
+    }
+
     pub(crate) fn spell(def: u32, ctx: EffectCtx) -> EffectProc {
-        EffectProc { def, root: Root::Spell, path: Path::new(), pc: 0, choosing: false, mill_orders: Vec::new(), ctx }
+        EffectProc::at(def, Root::Spell, Path::new(), ctx)
     }
 
     pub(crate) fn mode(def: u32, mode: u16, ctx: EffectCtx) -> EffectProc {
-        EffectProc { def, root: Root::Mode(mode), path: Path::new(), pc: 0, choosing: false, mill_orders: Vec::new(), ctx }
+        EffectProc::at(def, Root::Mode(mode), Path::new(), ctx)
     }
 
     pub(crate) fn ability(def: u32, ability: AbilityRef, ctx: EffectCtx) -> EffectProc {
-        EffectProc { def, root: Root::Ability(ability), path: Path::new(), pc: 0, choosing: false, mill_orders: Vec::new(), ctx }
+        EffectProc::at(def, Root::Ability(ability), Path::new(), ctx)
     }
 
     pub(crate) fn inline(def: u32, effects: Vec<Effect>, ctx: EffectCtx) -> EffectProc {
-        EffectProc { def, root: Root::Inline(Arc::new(effects)), path: Path::new(), pc: 0, choosing: false, mill_orders: Vec::new(), ctx }
+        EffectProc::at(def, Root::Inline(Arc::new(effects)), Path::new(), ctx)
     }
 
     pub(crate) fn as_enters(def: u32, ctx: EffectCtx) -> EffectProc {
-        EffectProc { def, root: Root::AsEnters, path: Path::new(), pc: 0, choosing: false, mill_orders: Vec::new(), ctx }
+        EffectProc::at(def, Root::AsEnters, Path::new(), ctx)
     }
 
     /// Where the instructions being followed live: shared, so following them borrows and
@@ -302,9 +307,9 @@ impl EffectProc {
                 Step::Done
             }
             Pending::Branch(branch) => {
-                let mut inner =
-                    EffectProc { def: self.def, root: self.root.clone(), path: self.path.clone(), pc: 0, choosing: false, mill_orders: Vec::new(), ctx: self.ctx.clone() };
-                inner.path.push((self.pc - 1, branch));
+                let mut path = self.path.clone();
+                path.push((self.pc - 1, branch));
+                let inner = EffectProc::at(self.def, self.root.clone(), path, self.ctx.clone());
                 g.frames.push(Frame::Effect(self));
                 g.frames.push(Frame::Effect(Box::new(inner)));
                 Step::Done
@@ -316,8 +321,7 @@ impl EffectProc {
             Pending::Inline(effects) => {
                 // A "you may" / "if you do" body runs with this context; what it remembers and
                 // mills comes back through `Root::Inline`'s own context, so run it in place.
-                let inner =
-                    EffectProc { def: self.def, root: Root::Inline(Arc::new(effects)), path: Path::new(), pc: 0, choosing: false, mill_orders: Vec::new(), ctx: self.ctx.clone() };
+                let inner = EffectProc::inline(self.def, effects, self.ctx.clone());
                 g.frames.push(Frame::Effect(self));
                 g.frames.push(Frame::Effect(Box::new(inner)));
                 Step::Done

@@ -516,18 +516,18 @@ impl Game {
                 // what it would have seen before each of these passes.
                 // (Whatever this call ends with clears the output first: a pass puts out nothing.)
                 if settled && self.rest_of_round_passes_unseen(p, unseen) {
+                    // Every player still to pass this round would pass without looking.
                     if !self.stack.is_empty() {
-                        // Every player still to pass this round would pass without looking: all
-                        // but the last pass at once, and the last one's pass resolves the top of
-                        // the stack (CR 117.4, 608.1).
+                        // All but the last pass at once, and the last one's pass resolves the top
+                        // of the stack (CR 117.4, 608.1).
                         while self.passes as usize + 1 < self.live_players() {
                             self.pass_by(p);
                             p = self.priority.expect("passed to the next player");
                         }
                         break 'action self.perform_chosen(PriorityAction::Pass)?;
                     }
-                    // Every player still to pass this round would pass without looking: the
-                    // round is made at once, leaving nobody with priority, as its last pass would.
+                    // The round is made at once, leaving nobody with priority, as its last pass
+                    // would.
                     (self.passes, self.priority) = (0, None);
                 } else {
                     if !self.answers_itself(p, crate::policy::Policy::Goldfish) {
