@@ -695,3 +695,17 @@ def test_a_simulated_game_stuck_in_a_loop_of_mandatory_actions_stops_unfinished(
     r = mtgsim.simulate(decks, 2, seed=1, workers=1, max_turns=5, db=db)
     assert not r.finished.any() and (r.turns <= 2).all()  # stopped in turn 1 or 2, not at the turn limit
     assert mtgsim._core.LOOP_ACTIONS == 1_000_000
+
+
+def test_the_goldfish_counts_the_mana_in_its_pool_as_mana_it_could_pay_with():  # CR 106.4, 601.2g-h
+    # Its only land already tapped for {W}: the pool alone pays for Savannah Lions, which the
+    # goldfish casts (its untapped lands alone make nothing).
+    g = with_libraries(new_game())
+    g.set_policy(0, "goldfish")
+    (plains,) = g.add_cards(0, "battlefield", ["Plains"])
+    (lions,) = add_hand(g, 0, ["Savannah Lions"])
+    g.activate_mana(plains)
+    assert g.mana_pool(0)["W"] == 1
+    g.play(max_actions=1)
+    assert [g.name(c) for c in g.stack()] == ["Savannah Lions"] and lions not in g.hand(0)
+    assert sum(g.mana_pool(0).values()) == 0
