@@ -153,6 +153,27 @@ def test_a_paused_may_search_pickles_and_resumes():  # CR 701.23g
     assert state(c) == state(g)
 
 
+@pytest.mark.parametrize("how", sorted(COPIES))
+def test_a_game_paused_inside_an_if_branch_copies_and_resumes_there(how):  # CR 608.2c, 702.33d
+    # Kicked Joint Exploration stops at its last instruction's "you may", inside the "if this
+    # spell was kicked" branch: the copy must resume in that branch, not at the spell's start.
+    g = new_game()
+    g.add_cards(0, "library", ["Swamp", "Forest", "Island"])
+    g.add_cards(0, "battlefield", ["Island", "Island", "Forest"])
+    je, land = add_hand(g, 0, ["Joint Exploration", "Mountain"])
+    g.cast(je, kick=True)
+    g.resolve_top()
+    g.answer((g.pending.cards, []))
+    assert g.pending.purpose == "put_from_hand"
+    c = COPIES[how](g)
+    assert c.pending == g.pending
+    for game in (g, c):
+        game.answer([land])
+        assert names(game, game.battlefield()).count("Mountain") == 1 and game.pending is None
+        assert names(game, game.graveyard(0)) == ["Joint Exploration"] and names(game, game.library(0)) == ["Forest", "Island"]
+    assert state(c) == state(g)
+
+
 def test_scripts_and_strict_mode_survive_pickling():
     g = position()
     hand = g.hand(0)
