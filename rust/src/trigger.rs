@@ -511,6 +511,13 @@ impl Game {
         }
     }
 
+    /// Whether nothing would trigger as `step` begins: no permanent's "at the beginning of"
+    /// ability could (CR 603.2), nor, at an end step, a delayed one (CR 513.1).
+    #[inline(always)]
+    pub(crate) fn step_beginning_unheard(&self, step: TurnStep) -> bool {
+        !self.listens(kind::STEP_BEGAN) && (step != TurnStep::End || self.delayed.is_empty())
+    }
+
     /// The beginning of the end step: delayed triggers waiting for it (CR 513.1), then
     /// permanents' "at the beginning of the end step".
     pub(crate) fn fire_end_step(&mut self) {

@@ -285,6 +285,13 @@ impl Game {
             match self.step.next().filter(|s| s.begins_quietly()) {
                 Some(next) => {
                     self.empty_mana_pools();
+                    // A step it would end at once (below) with nothing triggering as it began
+                    // is passed through: its beginning would leave only an event the log,
+                    // `unseen`, doesn't record, and priority, which its end takes back.
+                    if unseen && self.turn == turn && !next.is_main() && self.frames.is_empty() && self.step_beginning_unheard(next) {
+                        self.step = next;
+                        continue;
+                    }
                     self.begin_quiet_step(next);
                 }
                 None => {
