@@ -10,7 +10,7 @@ import pickle
 import pytest
 
 import mtgsim
-from conftest import add_hand, names, new_game, state
+from conftest import add_hand, names, new_game, state, with_libraries
 
 LIBRARY = ["Island", "Grizzly Bears", "Swamp", "Lightning Bolt", "Mountain", "Counterspell", "Forest"]
 
@@ -392,6 +392,148 @@ def test_a_decision_offering_what_a_player_who_left_took_with_them_still_saves()
     assert h.to_json() == g.to_json()
     h.answer([{"player": 1}])
     assert h.stack() != []
+
+
+# ----- what a paused action refers to is checked on load (GUIDE §3: no panic crosses) -----------
+
+
+def _paused_games() -> dict[str, mtgsim.Game]:
+    """One game paused in each kind of action, at a decision the action asked."""
+    out = {}
+    g = new_game()
+    g.add_cards(0, "library", ["Swamp", "Forest", "Island"])
+    g.add_cards(0, "battlefield", ["Island", "Island", "Forest"])
+    je, _ = add_hand(g, 0, ["Joint Exploration", "Mountain"])
+    g.cast(je, kick=True)
+    g.resolve_top()
+    out["kicked Joint Exploration's scry"] = g.clone()
+    g.answer((g.pending.cards, []))
+    out["kicked Joint Exploration's if branch"] = g  # CR 608.2c, 702.33d
+    g = with_libraries(new_game(), 10)
+    g.scry(0, 2)
+    out["scry"] = g  # CR 701.22
+    g = new_game()
+    g.add_cards(0, "library", ["Island", "Forest", "Swamp"] * 3)
+    g.search(0, "basic land", reveal=True)
+    out["search"] = g  # CR 701.23
+    g = new_game()
+    add_hand(g, 0, ["Island", "Forest", "Swamp"])
+    g.discard(0, 1)
+    out["discard"] = g  # CR 701.9
+    g = new_game()
+    g.add_cards(0, "battlefield", ["Island"] * 6)
+    (chalice,) = add_hand(g, 0, ["Everflowing Chalice"])
+    g.cast(chalice)
+    out["multikicker"] = g  # CR 702.33c
+    g = with_libraries(new_game(), 10)
+    add_hand(g, 0, ["Island"])
+    g.play("end_of_turn")
+    assert g.pending.purpose == "priority"
+    out["priority"] = g  # CR 117.3
+    g = with_libraries(new_game(), 5)
+    g.add_cards(0, "battlefield", ["Ruin Crab"])
+    (temple,) = add_hand(g, 0, ["Temple of Malady"])
+    g.play("end_of_turn")
+    g.answer(g.pending.options.index({"action": "play_land", "card": temple}))
+    out["trigger order"] = g  # CR 603.3b
+    g = with_libraries(new_game(), 5)
+    g.add_cards(0, "battlefield", ["Bruvac the Grandiloquent"] + ["Island"] * 3)
+    (bruvac,) = add_hand(g, 0, ["Bruvac the Grandiloquent"])
+    g.cast(bruvac)
+    g.resolve_top()
+    out["legend rule"] = g  # CR 704.5j
+    g = with_libraries(new_game(), 20)
+    g.add_cards(0, "battlefield", ["Bruvac the Grandiloquent", "The Water Crystal"])
+    g.mill(1, 3)
+    out["mill order"] = g  # CR 616.1
+    for name, game in out.items():
+        assert game.pending is not None, name
+    return out
+
+
+def _numbers(node, path=()):
+    """The paths to every integer in a JSON value."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _numbers(v, (*path, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _numbers(v, (*path, i))
+    elif isinstance(node, int) and not isinstance(node, bool):
+        yield path
+
+
+def _answer_on(g: mtgsim.Game) -> None:
+    """Answers a few decisions with legal-looking answers; the engine may refuse them."""
+    for _ in range(5):
+        d = g.pending
+        if d is None:
+            return
+        answer = {"scry": lambda: (d.cards, []), "yes_no": lambda: True, "number": lambda: d.max, "action": lambda: 0}.get(d.kind, lambda: list(d.options[: max(d.min, 1)]))
+        try:
+            g.answer(answer())
+        except mtgsim.MtgsimError:
+            return
+
+
+def test_a_saved_game_with_a_number_of_its_paused_action_changed_is_refused_or_plays_on():  # GUIDE §3
+    # Each integer inside the paused frames, set to each of a few values: the game is refused
+    # with a SnapshotError, or it loads and its decisions can be answered. A PanicException (a
+    # BaseException, not an MtgsimError) fails the test.
+    refused = set()
+    for name, g in _paused_games().items():
+        loader, (saved,) = g.__reduce__()
+        paths = list(_numbers(json.loads(saved)["frames"], ("frames",)))
+        assert paths, name
+        for path in paths:
+            for value in (0, 1, 2, 3, 7, 255, 65535, 2**32 + 5, -1):
+                bad = json.loads(saved)
+                node = bad
+                for key in path[:-1]:
+                    node = node[key]
+                node[path[-1]] = value
+                try:
+                    h = loader(json.dumps(bad))
+                except mtgsim.SnapshotError:
+                    refused.add(name)
+                    continue
+                _answer_on(h)
+    assert refused == set(_paused_games())
+
+
+def test_a_paused_scry_naming_a_missing_player_is_refused():  # CR 701.22, GUIDE §3
+    g = with_libraries(new_game(), 10)
+    g.scry(0, 2)
+    loader, (saved,) = g.__reduce__()
+    bad = json.loads(saved)
+    bad["frames"][0]["Scry"]["players"] = [7]
+    with pytest.raises(mtgsim.SnapshotError, match="the paused scry names player 7 in a 2-player game"):
+        loader(json.dumps(bad))
+
+
+def test_a_paused_effect_whose_position_isnt_an_if_branch_is_refused():  # CR 608.2c, GUIDE §3
+    g = _paused_games()["kicked Joint Exploration's if branch"]
+    loader, (saved,) = g.__reduce__()
+    (effect,) = [f["Effect"] for f in json.loads(saved)["frames"] if "Effect" in f]
+    assert effect["path"] and effect["choosing"]
+    for change, message in [
+        (lambda e: e["path"][0].__setitem__(0, 0), "isn't an \"if\""),  # Joint Exploration's first instruction mills
+        (lambda e: e["path"][0].__setitem__(0, 9), "isn't an \"if\""),
+        (lambda e: e.__setitem__("pc", 0), "is at instruction 0"),
+        (lambda e: e.__setitem__("def", 99), "names card definition 99"),
+    ]:
+        bad = json.loads(saved)
+        change([f["Effect"] for f in bad["frames"] if "Effect" in f][0])
+        with pytest.raises(mtgsim.SnapshotError, match=message):
+            loader(json.dumps(bad))
+
+
+def test_a_paused_cast_whose_kicker_count_isnt_its_cards_is_refused():  # CR 702.33c, GUIDE §3
+    loader, (saved,) = _paused_games()["multikicker"].__reduce__()
+    bad = json.loads(saved)
+    bad["frames"][0]["Cast"]["printed_kickers"] = 2
+    with pytest.raises(mtgsim.SnapshotError, match="counts 2 printed kickers, and its card has 1"):
+        loader(json.dumps(bad))
 
 
 def test_deepcopy_takes_its_memo_by_the_name_the_stub_gives() -> None:  # _core.pyi: __deepcopy__(self, memo)

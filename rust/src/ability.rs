@@ -510,6 +510,32 @@ impl ActivateProc {
         solve_with(&to_pay, &g.players[self.player as usize].pool, &sources, &ids).map(|_| ()).map_err(|why| Error::InvalidAnswer { decision: "pay_mana".into(), reason: why })
     }
 
+    /// See [`Frame::check_stored`]: the source has the ability, and the targets chosen are
+    /// what the stage reached.
+    pub(crate) fn check_stored(&self, c: &crate::process::Stored) -> std::result::Result<(), String> {
+        c.player(self.player)?;
+        c.objects(std::iter::once(&self.source).chain(&self.sacrifice))?;
+        let def = c.g.def_of_slot(self.source.slot());
+        let Some(ability) = def.rules.activated.get(self.index as usize) else {
+            return c.ensure(false, || format!("activates ability {} of {}, which has {}", self.index, def.name, def.rules.activated.len()));
+        };
+        let (chosen, targets) = (self.targets.len(), ability.targets.len());
+        let expected = match self.stage {
+            Stage::X => 0,
+            Stage::Targets(i) => i,
+            Stage::Sacrifice | Stage::Discard | Stage::Pay => targets,
+        };
+        c.ensure(chosen == expected && chosen <= targets, || format!("is at {:?} with {chosen} of {targets} targets chosen", self.stage))?;
+        self.discard.check_stored(c, self.stage == Stage::Discard)?;
+        self.discard_self.check_stored(c, self.stage == Stage::Pay)?;
+        let discarding = self.discard.waiting() || self.discard_self.waiting();
+        c.waits(self.asked || discarding, |choice| match (self.stage, choice) {
+            _ if discarding => !self.asked && matches!(choice, Choice::Cards { .. }),
+            (Stage::X, Choice::Number { .. }) | (Stage::Targets(_), Choice::Targets { .. }) | (Stage::Sacrifice | Stage::Pay, Choice::Cards { .. }) => true,
+            _ => false,
+        })
+    }
+
     fn ask(mut self: Box<Self>, purpose: Purpose, choice: Choice) -> Step {
         self.asked = true;
         let player = self.player;

@@ -245,20 +245,6 @@ fn printed_number(v: Option<&str>) -> i64 {
 
 /// Calls `f` on every instruction of a card's rules, those inside others included, in order.
 fn for_each_effect(rules: &CardRules, f: &mut impl FnMut(&Effect)) {
-    fn walk(effects: &[Effect], f: &mut impl FnMut(&Effect)) {
-        for e in effects {
-            f(e);
-            match e {
-                Effect::If { then, otherwise, .. } => {
-                    walk(then, f);
-                    walk(otherwise, f);
-                }
-                Effect::May { then } | Effect::MayPay { then, .. } => walk(then, f),
-                Effect::Delayed { effects, .. } => walk(effects, f),
-                _ => {}
-            }
-        }
-    }
     walk(&rules.spell, f);
     walk(&rules.as_enters, f);
     for m in &rules.modes {
@@ -269,6 +255,22 @@ fn for_each_effect(rules: &CardRules, f: &mut impl FnMut(&Effect)) {
     }
     for t in &rules.triggers {
         walk(&t.effects, f);
+    }
+}
+
+/// Calls `f` on every instruction of `effects`, those inside others included, in order.
+pub(crate) fn walk(effects: &[Effect], f: &mut impl FnMut(&Effect)) {
+    for e in effects {
+        f(e);
+        match e {
+            Effect::If { then, otherwise, .. } => {
+                walk(then, f);
+                walk(otherwise, f);
+            }
+            Effect::May { then } | Effect::MayPay { then, .. } => walk(then, f),
+            Effect::Delayed { effects, .. } => walk(effects, f),
+            _ => {}
+        }
     }
 }
 

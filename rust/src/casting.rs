@@ -424,6 +424,36 @@ impl CastProc {
         CostToPay { symbols, x: 0, life_available }
     }
 
+    /// See [`Frame::check_stored`]: the card and its definition exist, and what has been
+    /// announced — kicks, then targets, one per ability in order — is what the stage reached.
+    pub(crate) fn check_stored(&self, c: &crate::process::Stored) -> std::result::Result<(), String> {
+        c.player(self.caster)?;
+        c.objects(std::iter::once(&self.card).chain(&self.spell))?;
+        c.ensure(self.spell.is_some() || c.g.live_slot(self.card).is_some(), || format!("casts object {}, which has left its zone", self.card.0))?;
+        c.def(self.def)?;
+        let rules = &c.g.defs[self.def as usize].rules;
+        let printed = rules.kicker.len();
+        c.ensure(self.printed_kickers == printed, || format!("counts {} printed kickers, and its card has {printed}", self.printed_kickers))?;
+        let (kickers, targets) = (self.kicker_count(), rules.targets.len());
+        let (kicks, chosen) = match self.stage {
+            Stage::Modes => (0, 0),
+            Stage::Kicker(i) => (i, 0),
+            Stage::X => (kickers, 0),
+            Stage::Targets(i) => (kickers, i),
+            Stage::Discard | Stage::Pay | Stage::Sticker => (kickers, targets),
+        };
+        let consistent = kicks <= kickers && self.kicks.len() == kicks && chosen <= targets && (self.targets.len() == chosen || self.spell.is_some());
+        c.ensure(consistent, || format!("is at {:?} with {} kicks of {kickers} kickers and {} of {targets} targets", self.stage, self.kicks.len(), self.targets.len()))?;
+        self.discard.check_stored(c, self.stage == Stage::Discard)?;
+        let discarding = self.discard.waiting();
+        c.waits(self.asked || discarding, |choice| match (self.stage, choice) {
+            _ if discarding => !self.asked && matches!(choice, Choice::Cards { .. }),
+            (Stage::Modes, Choice::Modes { .. }) | (Stage::Kicker(_), Choice::YesNo | Choice::Number { .. }) | (Stage::X, Choice::Number { .. }) => true,
+            (Stage::Targets(_), Choice::Targets { .. }) | (Stage::Pay, Choice::Cards { .. }) | (Stage::Sticker, Choice::YesNo) => true,
+            _ => false,
+        })
+    }
+
     fn ask(&mut self, purpose: Purpose, choice: Choice) -> Advance {
         self.asked = true;
         Ok(Some(Decision { player: self.caster, purpose, choice }))

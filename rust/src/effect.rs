@@ -16,7 +16,7 @@ use crate::error::{Error, Result};
 use crate::event::Event;
 use crate::game::Game;
 use crate::object::{CastInfo, ObjId};
-use crate::process::{Frame, Step};
+use crate::process::{Frame, Step, Stored};
 use crate::rules::{Amount, Condition, CounterPlace, Dynamic, Effect, RestGo, Who};
 use crate::target::TargetRef;
 use crate::zone::{Position, ZoneKind};
@@ -88,6 +88,18 @@ impl EffectCtx {
     }
 }
 
+/// Whether `effect`, having asked a decision, takes an answer to `choice`: the pairs
+/// [`EffectProc::answered`] handles.
+fn takes(effect: &Effect, choice: &Choice) -> bool {
+    match effect {
+        Effect::PutFromHand { .. } | Effect::MilledToHand { .. } | Effect::PutRevealedToHand { .. } => matches!(choice, Choice::Cards { .. }),
+        Effect::Mill { .. } => matches!(choice, Choice::Cards { .. } | Choice::Order { .. }),
+        Effect::May { .. } => matches!(choice, Choice::YesNo),
+        Effect::MayPay { .. } => matches!(choice, Choice::YesNo | Choice::Cards { .. }),
+        _ => false,
+    }
+}
+
 /// A position in a card's instruction tree: the root list, then (index of an `If`, branch).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct EffectProc {
@@ -118,7 +130,64 @@ enum Root {
     Inline(Arc<Vec<Effect>>),
 }
 
+impl EffectCtx {
+    /// See [`crate::process::Frame::check_stored`]: the players and objects the instructions
+    /// know of exist.
+    pub(crate) fn check_stored(&self, c: &Stored) -> std::result::Result<(), String> {
+        c.player(self.controller)?;
+        self.triggering_controller.map_or(Ok(()), |p| c.player(p))?;
+        c.slot(self.source)?;
+        c.objects(std::iter::once(&self.source_id).chain(&self.milled).chain(&self.remembered).chain(&self.triggering))?;
+        self.targets.iter().flatten().try_for_each(|t| match t {
+            TargetRef::Object(id) => c.slot(id.slot()),
+            TargetRef::Player(p) => c.player(*p),
+        })
+    }
+}
+
 impl EffectProc {
+    /// See [`Frame::check_stored`]: the list followed exists — `root`'s, then through the `If`s
+    /// of `path` — `pc` is within it, and while `choosing` the instruction before `pc` asked
+    /// the decision waiting.
+    pub(crate) fn check_stored(&self, c: &Stored) -> std::result::Result<(), String> {
+        c.def(self.def)?;
+        self.ctx.check_stored(c)?;
+        crate::actions::mill::check_mill_orders(c, &self.mill_orders)?;
+        let def = &c.g.defs[self.def as usize];
+        let rules = &def.rules;
+        let has_root = match self.root {
+            Root::Mode(m) => (m as usize) < rules.modes.len(),
+            Root::Ability(AbilityRef::Activated(i)) => (i as usize) < rules.activated.len(),
+            Root::Ability(AbilityRef::Triggered(i)) => (i as usize) < rules.triggers.len(),
+            _ => true,
+        };
+        c.ensure(has_root, || format!("follows {:?} of {}, which it doesn't have", self.root, def.name))?;
+        let mut list = match &self.root {
+            Root::Inline(effects) => {
+                // Instructions that travel with the frame: the tokens they make must be known.
+                let mut unknown = None;
+                crate::card::walk(effects, &mut |e| match e {
+                    Effect::CreateToken { token, .. } if c.g.def_index_by_name(&token.name).is_none() => unknown = Some(token.name.clone()),
+                    _ => {}
+                });
+                c.ensure(unknown.is_none(), || format!("creates a token the game has no card for ({})", unknown.unwrap_or_default()))?;
+                effects
+            }
+            root => def_list(def, root),
+        };
+        for &(i, branch) in &self.path {
+            let Some(Effect::If { then, otherwise, .. }) = list.get(i as usize) else {
+                return c.ensure(false, || format!("goes into instruction {i} of {}, which isn't an \"if\" there", def.name));
+            };
+            list = if branch { then } else { otherwise };
+        }
+        let pc = self.pc as usize;
+        c.ensure(pc <= list.len() && (pc > 0 || !self.choosing), || format!("is at instruction {pc} of a list of {} (choosing: {})", list.len(), self.choosing))?;
+        c.waits(self.choosing, |choice| takes(&list[pc - 1], choice))?;
+        let orders_asked = !self.choosing || !matches!(list[pc - 1], Effect::Mill { .. }) || !self.mill_orders.is_empty();
+        c.ensure(orders_asked, || "waits for a mill order it didn't ask".into())
+    }
+
     /// The player who controls the spell or ability being resolved.
     pub(crate) fn controller(&self) -> u8 {
         self.ctx.controller

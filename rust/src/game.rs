@@ -67,6 +67,15 @@ pub(crate) struct OpeningHandProc {
 }
 
 impl OpeningHandProc {
+    /// See [`crate::process::Frame::check_stored`]: who chooses next, counted from the
+    /// starting player.
+    pub(crate) fn check_stored(&self, c: &crate::process::Stored) -> std::result::Result<(), String> {
+        c.player(c.g.starting_player)?;
+        let n = c.g.players.len();
+        c.ensure(self.player as usize + usize::from(self.asked) <= n, || format!("has {} players chosen in a {n}-player game", self.player))?;
+        c.waits(self.asked, |choice| matches!(choice, crate::decision::Choice::Cards { .. }))
+    }
+
     pub(crate) fn step(mut self, g: &mut Game) -> crate::process::Step {
         let n = g.players.len() as u8;
         while self.player < n {

@@ -27,6 +27,15 @@ impl LegendRuleProc {
         self.group.clear();
     }
 
+    /// See [`Frame::check_stored`]: the group asked about is on the battlefield (all but the
+    /// one kept go to the graveyard from there).
+    pub(crate) fn check_stored(&self, c: &crate::process::Stored) -> std::result::Result<(), String> {
+        c.slots(&self.group)?;
+        let on_battlefield = self.group.iter().all(|&s| c.g.objects[s as usize].zone.kind == crate::zone::ZoneKind::Battlefield);
+        c.ensure(on_battlefield, || "names a permanent that isn't on the battlefield".into())?;
+        c.waits(!self.group.is_empty(), |choice| matches!(choice, Choice::Cards { .. }))
+    }
+
     pub(crate) fn step(self, g: &mut Game) -> Step {
         if !self.group.is_empty() {
             let Answer::Cards { cards } = g.take_answer() else { unreachable!("validated") };

@@ -140,6 +140,18 @@ impl PriorityProc {
         PriorityProc { options: Vec::new(), running: None, failed: Vec::new(), chosen: None, asked_at: 0 }
     }
 
+    /// See [`crate::process::Frame::check_stored`]: the actions name objects the game has, and
+    /// while it waits its options are the decision's (the answer is an index into them).
+    pub(crate) fn check_stored(&self, c: &crate::process::Stored) -> std::result::Result<(), String> {
+        let actions = self.options.iter().chain(&self.running).chain(&self.failed).chain(&self.chosen);
+        c.objects(actions.filter_map(|a| match a {
+            PriorityAction::Pass => None,
+            PriorityAction::PlayLand { card } | PriorityAction::Cast { card } => Some(card),
+            PriorityAction::Activate { source, .. } => Some(source),
+        }))?;
+        c.waits(!self.options.is_empty(), |choice| matches!(choice, Choice::Actions { options } if *options == self.options))
+    }
+
     pub(crate) fn step(mut self: Box<Self>, g: &mut Game) -> Step {
         if self.running.is_some() {
             g.spare_priority.keep(self);

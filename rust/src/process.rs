@@ -12,7 +12,7 @@ use crate::actions::mill::MillProc;
 use crate::actions::scry::ScryProc;
 use crate::actions::search::SearchProc;
 use crate::casting::CastProc;
-use crate::decision::Decision;
+use crate::decision::{Choice, Decision};
 use crate::effect::EffectProc;
 use crate::error::{Error, Result};
 use crate::game::{Game, Progress};
@@ -114,6 +114,85 @@ impl Frame {
             Frame::LegendRule(p) => p.step(game),
             Frame::Mill(p) => p.step(game),
             Frame::OpeningHand(p) => p.step(game),
+        }
+    }
+}
+
+impl Frame {
+    /// Checks a loaded frame before the game is accepted: every player, object, card definition
+    /// and instruction it names exists, its counts fit its card, and it waits for an answer
+    /// exactly when it is the frame that asked `asked`, the decision waiting (`None` for the
+    /// frames beneath). Stepping a frame trusts all of this.
+    pub(crate) fn check_stored(&self, g: &Game, asked: Option<&Decision>) -> std::result::Result<(), String> {
+        let c = |what| Stored { g, what, asked };
+        match self {
+            Frame::Discard(p) => p.check_stored(&c("discard")),
+            Frame::Search(p) => p.check_stored(&c("search")),
+            Frame::Scry(p) => p.check_stored(&c("scry")),
+            Frame::Advance(_) => c("turn advance").waits(false, |_| true),
+            Frame::Resolve(p) => p.check_stored(&c("resolution")),
+            Frame::Effect(p) => p.check_stored(&c("effect")),
+            Frame::Cast(p) => p.check_stored(&c("cast")),
+            Frame::Priority(p) => p.check_stored(&c("priority")),
+            Frame::Activate(p) => p.check_stored(&c("activation")),
+            Frame::Triggers(p) => p.check_stored(&c("trigger ordering")),
+            Frame::LegendRule(p) => p.check_stored(&c("legend rule")),
+            Frame::Mill(p) => p.check_stored(&c("mill")),
+            Frame::OpeningHand(p) => p.check_stored(&c("opening hand")),
+        }
+    }
+}
+
+/// A loaded frame being checked (see [`Frame::check_stored`]): the game, what the frame does
+/// (for messages), and the decision waiting if the frame is the one that asked it.
+pub(crate) struct Stored<'a> {
+    pub(crate) g: &'a Game,
+    what: &'static str,
+    pub(crate) asked: Option<&'a Decision>,
+}
+
+impl Stored<'_> {
+    /// `Ok` if `ok`, else the error `why` (what the frame does is said first).
+    pub(crate) fn ensure(&self, ok: bool, why: impl FnOnce() -> String) -> std::result::Result<(), String> {
+        if ok {
+            Ok(())
+        } else {
+            Err(format!("the paused {} {}", self.what, why()))
+        }
+    }
+
+    pub(crate) fn player(&self, p: u8) -> std::result::Result<(), String> {
+        let n = self.g.players.len();
+        self.ensure((p as usize) < n, || format!("names player {p} in a {n}-player game"))
+    }
+
+    pub(crate) fn slot(&self, s: u32) -> std::result::Result<(), String> {
+        let n = self.g.objects.len();
+        self.ensure((s as usize) < n, || format!("names slot {s}, and the game has {n} objects"))
+    }
+
+    pub(crate) fn slots<'s>(&self, slots: impl IntoIterator<Item = &'s u32>) -> std::result::Result<(), String> {
+        slots.into_iter().try_for_each(|&s| self.slot(s))
+    }
+
+    pub(crate) fn objects<'s>(&self, ids: impl IntoIterator<Item = &'s crate::object::ObjId>) -> std::result::Result<(), String> {
+        ids.into_iter().try_for_each(|id| self.slot(id.slot()))
+    }
+
+    pub(crate) fn def(&self, d: u32) -> std::result::Result<(), String> {
+        let n = self.g.defs.len();
+        self.ensure((d as usize) < n, || format!("names card definition {d}, and the game has {n}"))
+    }
+
+    /// The frame waits for an answer (`waiting`) exactly when it asked the decision waiting,
+    /// and that decision's choice is of a kind it takes (`takes`).
+    pub(crate) fn waits(&self, waiting: bool, takes: impl FnOnce(&Choice) -> bool) -> std::result::Result<(), String> {
+        match self.asked {
+            None => self.ensure(!waiting, || "waits for an answer, but another action is paused above it".into()),
+            Some(d) => {
+                self.ensure(waiting, || format!("doesn't wait for the {} decision asked", d.purpose.name()))?;
+                self.ensure(takes(&d.choice), || format!("can't take an answer to the {} decision asked", d.purpose.name()))
+            }
         }
     }
 }

@@ -154,6 +154,11 @@ impl Game {
         if !named_exist {
             return bad("the waiting decision names an object or player the game doesn't have".into());
         }
+        // What each paused frame refers to: the last one asked the decision.
+        let top = self.frames.len() - 1;
+        for (i, f) in self.frames.iter().enumerate() {
+            f.check_stored(self, (i == top).then_some(d)).map_err(Error::Snapshot)?;
+        }
         Ok(())
     }
 

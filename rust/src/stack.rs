@@ -68,6 +68,12 @@ impl ResolveProc {
         self.finishing.or(self.entering)
     }
 
+    /// See [`crate::process::Frame::check_stored`].
+    pub(crate) fn check_stored(&self, c: &crate::process::Stored) -> std::result::Result<(), String> {
+        c.slots(self.finishing.iter().chain(&self.entering))?;
+        c.waits(false, |_| true)
+    }
+
     pub(crate) fn step(self, g: &mut Game) -> Step {
         if let Some(slot) = self.finishing {
             g.finish_spell(slot, false);

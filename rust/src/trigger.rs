@@ -433,6 +433,29 @@ impl TriggerProc {
         }
     }
 
+    /// See [`crate::process::Frame::check_stored`]: an order asked is of the last group, whose
+    /// abilities are together on the stack (they are put back in place in the order chosen).
+    pub(crate) fn check_stored(&self, c: &crate::process::Stored) -> std::result::Result<(), String> {
+        let g = c.g;
+        c.slots(self.groups.iter().flatten().chain(&self.with_targets))?;
+        c.ensure(self.groups.iter().all(|group| !group.is_empty()), || "has an empty group of abilities to order".into())?;
+        c.ensure(self.chosen.len() == self.next_target, || format!("has {} targets chosen for its target {}", self.chosen.len(), self.next_target))?;
+        let together = |group: &Vec<u32>, options: &Vec<ObjId>| {
+            let (mut group, mut asked) = (group.clone(), options.iter().map(|o| o.slot()).collect::<Vec<_>>());
+            let at: Option<Vec<usize>> = group.iter().map(|s| g.stack.iter().position(|x| x == s)).collect();
+            let Some(mut at) = at else { return false };
+            group.sort_unstable();
+            asked.sort_unstable();
+            at.sort_unstable();
+            group == asked && at.windows(2).all(|w| w[1] == w[0] + 1) && at.iter().all(|&i| g.stack_items.get(i).is_some_and(|it| it.slot == g.stack[i]))
+        };
+        c.waits(self.asked, |choice| match choice {
+            Choice::Order { options } => self.groups.last().is_some_and(|group| together(group, options)),
+            Choice::Targets { .. } => !self.with_targets.is_empty(),
+            _ => false,
+        })
+    }
+
     /// The question asked is withdrawn (the player it was asked of left the game): the next
     /// step works out afresh what to ask, and of whom.
     pub(crate) fn withdraw_question(&mut self) {

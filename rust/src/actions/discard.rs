@@ -7,7 +7,7 @@ use crate::error::{illegal, Error, Result};
 use crate::event::Event;
 use crate::game::{check_count, Game, Progress};
 use crate::object::ObjId;
-use crate::process::{Frame, Step};
+use crate::process::{Frame, Step, Stored};
 use crate::zone::{Position, ZoneKind};
 
 /// Who picks the discarded cards (CR 701.9b).
@@ -74,6 +74,17 @@ impl DiscardProc {
     /// the choice is asked again of the next player in turn order.
     pub(crate) fn withdraw_question(&mut self) {
         self.asked = false;
+    }
+
+    /// See [`Frame::check_stored`].
+    pub(crate) fn check_stored(&self, c: &Stored) -> std::result::Result<(), String> {
+        c.player(self.player)?;
+        if let DiscardMode::ChosenBy(p) = self.mode {
+            c.player(p)?;
+        }
+        self.chooser.map_or(Ok(()), |p| c.player(p))?;
+        c.slots(self.chosen.iter().flatten())?;
+        c.waits(self.asked, |choice| matches!(choice, Choice::Cards { .. }))
     }
 
     pub(crate) fn step(mut self, g: &mut Game) -> Step {
@@ -208,6 +219,18 @@ impl DiscardCost {
         }
         self.done = true;
         Ok(None)
+    }
+
+    /// See [`Frame::check_stored`]: the card exists, and the cost waits for an answer only
+    /// if `asking` (its frame's stage is this cost's).
+    pub(crate) fn check_stored(&self, c: &Stored, asking: bool) -> std::result::Result<(), String> {
+        c.objects(&self.card)?;
+        c.ensure(asking || !self.waiting(), || "waits for a card to discard at another stage".into())
+    }
+
+    /// Whether it waits for the answer to a decision (which card, or where it goes).
+    pub(crate) fn waiting(&self) -> bool {
+        self.asked_which || self.asked_where
     }
 
     /// Whether the choice is made (nothing more to ask).

@@ -2,12 +2,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::decision::Answer;
+use crate::decision::{Answer, Choice};
 use crate::error::{Error, Result};
 use crate::event::Event;
 use crate::game::{check_count, Game, Progress};
 use crate::object::ObjId;
-use crate::process::{Frame, Step};
+use crate::process::{Frame, Step, Stored};
 use crate::zone::{Zone, ZoneKind};
 
 /// Milling outside a spell or ability with replacement effects around: each milling player
@@ -36,6 +36,14 @@ impl MillProc {
         }
     }
 
+    /// See [`Frame::check_stored`].
+    pub(crate) fn check_stored(&self, c: &Stored) -> std::result::Result<(), String> {
+        self.players.iter().try_for_each(|&p| c.player(p))?;
+        check_mill_orders(c, &self.orders)?;
+        c.waits(self.asked, |choice| matches!(choice, Choice::Cards { .. } | Choice::Order { .. }))?;
+        c.ensure(!self.asked || !self.orders.is_empty(), || "waits for a mill order it didn't ask".into())
+    }
+
     pub(crate) fn step(mut self, g: &mut Game) -> Step {
         if self.asked {
             self.asked = false;
@@ -60,6 +68,12 @@ impl MillProc {
         }
         Step::Done
     }
+}
+
+/// The orders of mill replacement effects chosen so far (a mill frame's, or an effect's) name
+/// players and objects the game has.
+pub(crate) fn check_mill_orders(c: &Stored, orders: &[(u8, Vec<ObjId>)]) -> std::result::Result<(), String> {
+    orders.iter().try_for_each(|(p, order)| c.player(*p).and_then(|_| c.objects(order)))
 }
 
 impl Game {

@@ -6,7 +6,7 @@ use crate::decision::{Answer, Choice, Decision, Purpose};
 use crate::error::Result;
 use crate::event::Event;
 use crate::game::{check_count, Game, Progress};
-use crate::process::{Frame, Step};
+use crate::process::{Frame, Step, Stored};
 
 /// One entry per scrying player: a few, kept inline (saved as a list all the same).
 type PerPlayer<T> = smallvec::SmallVec<[T; 4]>;
@@ -67,6 +67,35 @@ impl ScryProc {
         if std::mem::take(&mut self.asked) {
             self.piles.push((Vec::new(), Vec::new()));
         }
+    }
+
+    /// See [`Frame::check_stored`].
+    pub(crate) fn check_stored(&self, c: &Stored) -> std::result::Result<(), String> {
+        let g = c.g;
+        for (i, &p) in self.players.iter().enumerate() {
+            c.player(p)?;
+            c.ensure(!self.players[..i].contains(&p), || format!("lists player {p} twice"))?;
+        }
+        let (n, decided) = (self.players.len(), self.piles.len());
+        c.ensure(self.saved_amount.is_some() || self.amounts.len() == n, || format!("has {} amounts for {n} players", self.amounts.len()))?;
+        c.ensure(decided + usize::from(self.asked) <= n, || format!("has {decided} players' piles for {n} players"))?;
+        // The piles, and the cards the decision shows, are the top of the player's library:
+        // they are taken off it and put back.
+        let on_top = |p: u8, slots: &mut Vec<u32>| {
+            let lib = &g.players[p as usize].library;
+            slots.sort_unstable();
+            let mut top = lib[lib.len().saturating_sub(slots.len())..].to_vec();
+            top.sort_unstable();
+            *slots == top
+        };
+        for (&p, (top, bottom)) in self.players.iter().zip(&self.piles) {
+            let mut slots: Vec<u32> = top.iter().chain(bottom).copied().collect();
+            c.ensure(g.players[p as usize].lost.is_some() || on_top(p, &mut slots), || format!("has piles that aren't the top of player {p}'s library"))?;
+        }
+        c.waits(self.asked, |choice| match choice {
+            Choice::Scry { cards } => on_top(self.players[decided], &mut cards.iter().map(|c| c.slot()).collect()),
+            _ => false,
+        })
     }
 
     pub(crate) fn step(mut self: Box<Self>, g: &mut Game) -> Step {

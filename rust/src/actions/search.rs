@@ -9,7 +9,7 @@ use crate::event::Event;
 use crate::filter::CardFilter;
 use crate::game::{check_count, Game, Progress};
 use crate::object::ObjId;
-use crate::process::{Frame, Step};
+use crate::process::{Frame, Step, Stored};
 use crate::zone::{Position, ZoneKind};
 
 /// Where found cards go.
@@ -142,6 +142,23 @@ impl SearchProc {
     /// (CR 800.4a).
     pub(crate) fn lost_a_player(&self, g: &Game) -> bool {
         g.players[self.searcher as usize].lost.is_some() || g.players[self.library as usize].lost.is_some()
+    }
+
+    /// See [`Frame::check_stored`].
+    pub(crate) fn check_stored(&self, c: &Stored) -> std::result::Result<(), String> {
+        c.player(self.searcher)?;
+        c.player(self.library)?;
+        if let Some(t) = &self.together {
+            t.next.iter().try_for_each(|&p| c.player(p))?;
+            for (p, found) in &t.decided {
+                c.player(*p)?;
+                c.objects(found.iter().flatten())?;
+            }
+        }
+        c.waits(self.stage != Stage::Start, |choice| match self.stage {
+            Stage::AskedWhetherToSearch => matches!(choice, Choice::YesNo),
+            _ => matches!(choice, Choice::Cards { .. }),
+        })
     }
 
     pub(crate) fn step(mut self, g: &mut Game) -> Step {
