@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import pickle
@@ -499,6 +500,154 @@ def test_a_saved_game_with_a_number_of_its_paused_action_changed_is_refused_or_p
                     continue
                 _answer_on(h)
     assert refused == set(_paused_games())
+
+
+def _games_in_play() -> dict[str, mtgsim.Game]:
+    """Games with something on the stack, waiting to trigger or lasting a while: a spell, an
+    activated and a triggered ability, delayed triggers, counters, a sticker, a legend, an "until
+    end of turn" effect, and a three-player game some way in."""
+    out = {}
+    g = with_libraries(new_game(), 10)
+    g.add_cards(0, "battlefield", ["Mountain"] * 2)
+    (bears,) = g.add_cards(1, "battlefield", ["Grizzly Bears"])
+    (bolt,) = add_hand(g, 0, ["Lightning Bolt"])
+    g.cast(bolt, targets=[bears])
+    out["a spell with a target"] = g  # CR 601.2c
+    g = new_game()
+    g.add_cards(1, "library", ["Island"] * 10)
+    g.add_cards(0, "library", ["Swamp", "Island"])
+    g.add_cards(0, "battlefield", ["Island", "Island"])
+    (fs,) = add_hand(g, 0, ["Fractured Sanity"])
+    g.cycle(fs)
+    out["cycling and its trigger"] = g  # CR 702.29, 603.3
+    g = new_game()
+    g.add_cards(1, "library", ["Island"] * 10)
+    g.add_cards(0, "library", ["Island"] * 5)
+    (jace,) = g.add_cards(0, "battlefield", ["Jace, Wielder of Mysteries"])
+    g.add_counters(jace, "loyalty", 8)
+    g.activate(jace, 0, targets=[[{"player": 1}]])
+    out["a loyalty ability"] = g  # CR 606.3
+    g = mtgsim.Game(2, 3)
+    g.add_cards(0, "battlefield", ["Mountain", "Island", "Mountain", "Island"])
+    for p in (0, 1):
+        g.add_cards(p, "library", ["Island"] * 10)
+        g.set_policy(p, "manual")
+    scatter, bolt = g.add_cards(0, "hand", ["Spellchain Scatter", "Lightning Bolt"])
+    g.cast(scatter, kick=False)
+    g.resolve_top()
+    out["Spellchain Scatter's delayed trigger"] = g.clone()  # CR 603.7
+    g.cast(bolt, targets=[{"player": 1}])
+    out["a delayed trigger on the stack"] = g
+    g = with_libraries(new_game(), 10)
+    g.add_cards(0, "battlefield", ["Astral Slide", "Swamp", "Mountain", "Swamp", "Mountain"])
+    (card,) = g.add_cards(1, "hand", ["Grizzly Bears"])
+    bears = g.move(card, "battlefield", controller=0, tapped=True)
+    g.add_counters(bears, "+1/+1", 1)
+    (slough,) = add_hand(g, 0, ["Canyon Slough"])
+    g.cycle(slough)
+    if g.pending is not None:  # the Slide's target, if more than one could be
+        g.answer([bears])
+    g.resolve_top()
+    g.answer(True)
+    out["Astral Slide's delayed return"] = g  # CR 603.7
+    g = with_libraries(new_game(), 5)
+    g.add_cards(0, "battlefield", ["Bruvac the Grandiloquent", "Wicker Picker", "Forest", "Forest", "Forest", "Mountain"])
+    (bears,) = add_hand(g, 0, ["Grizzly Bears"])
+    g.cast(bears, kick=[True], sticker=True)
+    out["a legend, and a kicked spell with a sticker"] = g  # CR 702.33h
+    g = with_libraries(new_game(), 5)
+    g.add_cards(0, "battlefield", ["Flamespeaker Adept"])
+    g.scry(0, 1)
+    g.answer(([], g.pending.cards))
+    g.resolve_top()
+    out["until end of turn"] = g  # CR 611.2a
+    deck = ["Island", "Lightning Bolt", "Grizzly Bears", "Forest", "Mountain", "Fractured Sanity"] * 7
+    g = mtgsim.Game.from_decks([deck] * 3, seed=5, policies=["random"] * 3)
+    g.play(max_actions=60)
+    out["three players"] = g
+    return out
+
+
+def _drive(g: mtgsim.Game) -> None:
+    """A few actions on a loaded game: the decision answered with a legal action, the top of the
+    stack resolved, priority passed, a few actions of the built-in policies; each looked at. The
+    engine may refuse any of them with an MtgsimError."""
+    for i in range(6):
+        if g.is_over:
+            return
+        for act in (g.check_invariants, g.to_dict, lambda: g.observation(0), lambda: g.step):
+            with contextlib.suppress(mtgsim.MtgsimError):
+                act()
+        try:
+            if g.pending is not None:
+                legal = g.legal_actions()
+                if not legal:
+                    return  # a tampered decision may have no legal answer (min above max)
+                g.take(legal[0])
+            elif i % 3 == 0 and g.stack():
+                g.resolve_top()
+            elif i % 3 == 1:
+                g.pass_priority()
+            else:
+                for p in range(g.num_players):
+                    g.set_policy(p, "first")
+                g.play(max_actions=3)
+        except mtgsim.MtgsimError:
+            pass
+
+
+def test_a_saved_game_with_any_number_changed_is_refused_or_plays_on():  # GUIDE §3
+    # Each integer outside the paused frames (and the log, the card definitions and the replay
+    # record, which are data), set to each of a few values: the game is refused with a
+    # SnapshotError, or it loads and plays on. A PanicException (a BaseException, not an
+    # MtgsimError) fails the test. Of the integers at the same place in each element of a list
+    # (every object's "damage"), the last is changed (the newest object: the ability on the
+    # stack), to keep the test quick.
+    games = {**_paused_games(), **_games_in_play()}
+    refused = set()
+    for name, g in games.items():
+        loader, (saved,) = g.__reduce__()
+        chosen: dict[tuple, tuple] = {}
+        for key, value in json.loads(saved).items():
+            if key not in ("frames", "log", "defs", "history", "origin"):
+                for path in _numbers(value, (key,)):
+                    chosen[tuple(k if isinstance(k, str) else 0 for k in path)] = path
+        for path in chosen.values():
+            # A number decision with a maximum of a million offers a million answers: slow, not wrong.
+            for value in (0, 1, 7, 255, 65535, -1, 2**32 + 5) + ((10**6,) if path[0] != "pending" else ()):
+                bad = json.loads(saved)
+                node = bad
+                for key in path[:-1]:
+                    node = node[key]
+                node[path[-1]] = value
+                try:
+                    h = loader(json.dumps(bad))
+                except mtgsim.SnapshotError:
+                    refused.add(name)
+                    continue
+                _drive(h)
+    assert refused == set(games)
+
+
+def test_a_stack_item_naming_a_missing_object_or_ability_is_refused():  # CR 608.2, GUIDE §3
+    loader, (saved,) = _games_in_play()["cycling and its trigger"].__reduce__()
+    for change, message in [
+        (lambda it: it.__setitem__("slot", 99), r"stack item 1 names slot 99, and the game has \d+ objects"),
+        (lambda it: it.__setitem__("controller", 7), "stack item 1 names player 7 in a 2-player game"),
+        (lambda it: it["ability"][0].__setitem__("triggered", 3), "stack item 1 is triggered ability 3 of a card with 1"),
+    ]:
+        bad = json.loads(saved)
+        change(bad["stack_items"][1])
+        with pytest.raises(mtgsim.SnapshotError, match=message):
+            loader(json.dumps(bad))
+
+
+def test_a_delayed_trigger_naming_a_missing_player_is_refused():  # CR 603.7, GUIDE §3
+    loader, (saved,) = _games_in_play()["Astral Slide's delayed return"].__reduce__()
+    bad = json.loads(saved)
+    bad["delayed"][0]["controller"] = 7
+    with pytest.raises(mtgsim.SnapshotError, match="delayed trigger 0 names player 7 in a 2-player game"):
+        loader(json.dumps(bad))
 
 
 def test_a_paused_scry_naming_a_missing_player_is_refused():  # CR 701.22, GUIDE §3

@@ -124,7 +124,7 @@ impl Frame {
     /// exactly when it is the frame that asked `asked`, the decision waiting (`None` for the
     /// frames beneath). Stepping a frame trusts all of this.
     pub(crate) fn check_stored(&self, g: &Game, asked: Option<&Decision>) -> std::result::Result<(), String> {
-        let c = |what| Stored { g, what, asked };
+        let c = |what: &str| Stored { g, what: format!("the paused {what}"), asked };
         match self {
             Frame::Discard(p) => p.check_stored(&c("discard")),
             Frame::Search(p) => p.check_stored(&c("search")),
@@ -143,21 +143,27 @@ impl Frame {
     }
 }
 
-/// A loaded frame being checked (see [`Frame::check_stored`]): the game, what the frame does
-/// (for messages), and the decision waiting if the frame is the one that asked it.
+/// A loaded frame, or another part of a loaded game, being checked (see [`Frame::check_stored`]):
+/// the game, what is checked (for messages: "the paused scry", "stack item 0"), and the decision
+/// waiting if it is a frame and the one that asked it.
 pub(crate) struct Stored<'a> {
     pub(crate) g: &'a Game,
-    what: &'static str,
+    what: String,
     pub(crate) asked: Option<&'a Decision>,
 }
 
-impl Stored<'_> {
-    /// `Ok` if `ok`, else the error `why` (what the frame does is said first).
+impl<'a> Stored<'a> {
+    /// Checks `what`, a part of `g` that isn't a frame (and so asked no decision).
+    pub(crate) fn new(g: &'a Game, what: String) -> Stored<'a> {
+        Stored { g, what, asked: None }
+    }
+
+    /// `Ok` if `ok`, else the error `why` (what is checked is said first).
     pub(crate) fn ensure(&self, ok: bool, why: impl FnOnce() -> String) -> std::result::Result<(), String> {
         if ok {
             Ok(())
         } else {
-            Err(format!("the paused {} {}", self.what, why()))
+            Err(format!("{} {}", self.what, why()))
         }
     }
 
@@ -177,6 +183,13 @@ impl Stored<'_> {
 
     pub(crate) fn objects<'s>(&self, ids: impl IntoIterator<Item = &'s crate::object::ObjId>) -> std::result::Result<(), String> {
         ids.into_iter().try_for_each(|id| self.slot(id.slot()))
+    }
+
+    pub(crate) fn targets<'s>(&self, targets: impl IntoIterator<Item = &'s crate::target::TargetRef>) -> std::result::Result<(), String> {
+        targets.into_iter().try_for_each(|t| match *t {
+            crate::target::TargetRef::Object(id) => self.slot(id.slot()),
+            crate::target::TargetRef::Player(p) => self.player(p),
+        })
     }
 
     pub(crate) fn def(&self, d: u32) -> std::result::Result<(), String> {

@@ -115,7 +115,27 @@ impl Game {
         if let Some(p) = self.priority.filter(|&p| p as usize >= n) {
             return bad(format!("player {p} has priority in a {n}-player game"));
         }
+        self.check_stored_abilities().map_err(Error::Snapshot)?;
         self.check_paused_action()
+    }
+
+    /// What the stack, the triggers waiting and the effects lasting a while refer to: the
+    /// players, objects, card definitions and abilities they name exist (else resolving or
+    /// triggering them would fail inside the engine).
+    fn check_stored_abilities(&self) -> std::result::Result<(), String> {
+        use crate::process::Stored;
+        for (i, item) in self.stack_items.iter().enumerate() {
+            item.check_stored(&Stored::new(self, format!("stack item {i}")))?;
+        }
+        for (i, t) in self.pending_triggers.iter().enumerate() {
+            t.check_stored(&Stored::new(self, format!("waiting trigger {i}")))?;
+        }
+        for (i, d) in self.delayed.iter().enumerate() {
+            d.check_stored(&Stored::new(self, format!("delayed trigger {i}")))?;
+        }
+        let c = Stored::new(self, "an effect lasting this turn".into());
+        c.objects(self.until_end_of_turn.iter().map(|e| &e.object).chain(self.triggered_this_turn.iter().map(|(id, _)| id)).chain(&self.loyalty_activated))?;
+        Stored::new(self, "a sticker".into()).slots(self.stickers.iter().map(|(s, _)| s))
     }
 
     /// A paused action and its decision come together, and the decision names only players

@@ -44,6 +44,45 @@ pub struct StackItem {
     pub triggering_controller: Option<u8>,
 }
 
+impl StackItem {
+    /// Checks a loaded stack item before the game is accepted (see [`Game::load_json`]): the
+    /// objects and players it names exist, its ability is one its object's card has, and it
+    /// has no more rows of targets than what it is has targets (resolving trusts all of this).
+    pub(crate) fn check_stored(&self, c: &crate::process::Stored) -> std::result::Result<(), String> {
+        c.slot(self.slot)?;
+        c.player(self.controller)?;
+        c.targets(self.targets.iter().flatten())?;
+        c.objects(self.triggering.iter())?;
+        c.player(self.triggering_controller.unwrap_or(0))?;
+        if let Some(d) = &self.delayed {
+            d.check_stored(c)?;
+        }
+        let rules = &c.g.defs[c.g.objects[self.slot as usize].def as usize].rules;
+        let (what, specs) = match self.ability {
+            None => ("the spell", rules.targets.len()),
+            Some((ability, source, source_id)) => {
+                c.slot(source)?;
+                c.objects([&source_id])?;
+                match ability {
+                    AbilityRef::Activated(i) => {
+                        let n = rules.activated.len();
+                        c.ensure((i as usize) < n, || format!("is activated ability {i} of a card with {n}"))?;
+                        ("the ability", rules.activated[i as usize].targets.len())
+                    }
+                    AbilityRef::Triggered(i) => {
+                        let n = rules.triggers.len();
+                        c.ensure((i as usize) < n, || format!("is triggered ability {i} of a card with {n}"))?;
+                        ("the ability", rules.triggers[i as usize].targets.len())
+                    }
+                    AbilityRef::Delayed => ("a delayed trigger", 0),
+                }
+            }
+        };
+        let rows = self.targets.len();
+        c.ensure(rows <= specs, || format!("has {rows} rows of targets, and {what} has {specs} targets"))
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct ResolveProc {
     /// Set once the instructions are running: the spell's slot, to finish it afterwards.

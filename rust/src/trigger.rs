@@ -158,6 +158,43 @@ pub struct DelayedFired {
     pub triggering: Option<ObjId>,
 }
 
+impl PendingTrigger {
+    /// Checks a loaded trigger waiting to be put on the stack (see [`Game::load_json`]): the
+    /// players and objects it names exist, and its ability is one its source's card has.
+    pub(crate) fn check_stored(&self, c: &crate::process::Stored) -> std::result::Result<(), String> {
+        c.player(self.controller)?;
+        c.slot(self.source)?;
+        c.objects([&self.source_id].into_iter().chain(&self.triggering))?;
+        c.player(self.triggering_controller.unwrap_or(0))?;
+        match &self.delayed {
+            Some(d) => d.check_stored(c),
+            None => {
+                let n = c.g.defs[c.g.objects[self.source as usize].def as usize].rules.triggers.len();
+                c.ensure((self.index as usize) < n, || format!("is triggered ability {} of a card with {n}", self.index))
+            }
+        }
+    }
+}
+
+impl Delayed {
+    /// Checks a loaded delayed trigger (see [`Game::load_json`]): the players, objects and
+    /// card definition it names exist.
+    pub(crate) fn check_stored(&self, c: &crate::process::Stored) -> std::result::Result<(), String> {
+        c.player(self.controller)?;
+        c.def(self.def)?;
+        c.slot(self.source)?;
+        c.objects([&self.source_id].into_iter().chain(&self.remembered))
+    }
+}
+
+impl DelayedFired {
+    /// Checks what a loaded delayed trigger that fired knows (see [`Game::load_json`]).
+    pub(crate) fn check_stored(&self, c: &crate::process::Stored) -> std::result::Result<(), String> {
+        c.def(self.def)?;
+        c.objects(self.remembered.iter().chain(&self.triggering))
+    }
+}
+
 impl Game {
     /// Matches an event against the triggered abilities of the permanents on the battlefield
     /// (CR 603.2, 603.6a: a permanent that just entered sees its own entering).
