@@ -613,8 +613,7 @@ def test_a_saved_game_with_any_number_changed_is_refused_or_plays_on():  # GUIDE
                 for path in _numbers(value, (key,)):
                     chosen[tuple(k if isinstance(k, str) else 0 for k in path)] = path
         for path in chosen.values():
-            # A number decision with a maximum of a million offers a million answers: slow, not wrong.
-            for value in (0, 1, 7, 255, 65535, -1, 2**32 + 5) + ((10**6,) if path[0] != "pending" else ()):
+            for value in (0, 1, 7, 255, 65535, -1, 2**32 + 5, 10**6):
                 bad = json.loads(saved)
                 node = bad
                 for key in path[:-1]:
@@ -690,3 +689,15 @@ def test_deepcopy_takes_its_memo_by_the_name_the_stub_gives() -> None:  # _core.
     g.add_cards(0, "library", ["Island"])
     copy_ = g.__deepcopy__(memo={})
     assert copy_.library(0) == g.library(0) and copy_ is not g
+
+
+@pytest.mark.parametrize("bounds", [(0, 10**6), (3, 2)])
+def test_a_paused_number_choice_with_bounds_the_engine_never_asks_is_refused(bounds):  # CR 702.33c, GUIDE §3
+    # A multikicker count is offered up to 64 at most: a million would offer a million answers,
+    # and a minimum above the maximum none.
+    g = _paused_games()["multikicker"]
+    loader, (saved,) = g.__reduce__()
+    bad = json.loads(saved)
+    bad["pending"]["choice"]["min"], bad["pending"]["choice"]["max"] = bounds
+    with pytest.raises(mtgsim.SnapshotError, match="multikicker decision asks for"):
+        loader(json.dumps(bad))

@@ -174,6 +174,16 @@ impl Game {
         if !named_exist {
             return bad("the waiting decision names an object or player the game doesn't have".into());
         }
+        // Its bounds are ones the engine asks: else no answer fits, or there are too many to list.
+        let (min, max, most) = match d.choice {
+            Choice::Cards { min, max, .. } | Choice::Targets { min, max, .. } => (min, max, u32::MAX),
+            Choice::Number { min, max } => (min, max, crate::casting::MAX_ANNOUNCED),
+            Choice::Modes { count, min, max } => (min, max, count),
+            _ => (0, 0, 0),
+        };
+        if min > max || max > most {
+            return bad(format!("the waiting {} decision asks for {min} to {max} (at most {most})", d.purpose.name()));
+        }
         // What each paused frame refers to: the last one asked the decision.
         let top = self.frames.len() - 1;
         for (i, f) in self.frames.iter().enumerate() {
