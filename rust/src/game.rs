@@ -1658,12 +1658,14 @@ impl Game {
     /// Puts an object after the others in a zone. On the battlefield the index grows by it
     /// rather than being rebuilt: creating many tokens one by one stays linear.
     pub(crate) fn push_to_zone(&mut self, z: Zone, slot: u32) {
-        self.zone_slots_mut(z).push(slot);
+        // The counts first: the push may grow a vector, after which the object is looked up
+        // anew.
         match z.kind {
             ZoneKind::Battlefield => self.indexed.push(slot, &self.objects[slot as usize]),
             ZoneKind::Hand => self.fast_in_hand[z.player as usize] += u16::from(Game::fast(self.objects[slot as usize].flags)),
             _ => {}
         }
+        self.zone_slots_mut(z).push(slot);
     }
 
     /// Puts an object first or last in a zone; on the battlefield the index follows it
@@ -1683,21 +1685,22 @@ impl Game {
         }
     }
 
-    /// Takes an object out of the zone it is in; on the battlefield the index follows it
-    /// without a rebuild.
+    /// Takes an object out of the zone it is in, and says which zone that was; on the
+    /// battlefield the index follows it without a rebuild.
     #[inline(always)] // on every move: a call costs the typecycle path more than its body
-    pub(crate) fn take_from_zone(&mut self, slot: u32) {
+    pub(crate) fn take_from_zone(&mut self, slot: u32) -> Zone {
         let z = self.objects[slot as usize].zone;
         let v = self.zone_slots_mut(z);
         // Most moves take the top card, which is the last element. One already taken (a
         // token ceasing as it leaves, say) changes nothing more.
-        let Some(i) = v.iter().rposition(|&s| s == slot) else { return };
+        let Some(i) = v.iter().rposition(|&s| s == slot) else { return z };
         v.remove(i);
         match z.kind {
             ZoneKind::Battlefield => self.indexed.remove(slot, &self.objects[slot as usize]),
             ZoneKind::Hand => self.fast_in_hand[z.player as usize] -= u16::from(Game::fast(self.objects[slot as usize].flags)),
             _ => {}
         }
+        z
     }
 
     /// Gives `p` control of the object in `slot` (CR 108.4). Past its making (and
@@ -1786,8 +1789,8 @@ impl Game {
     #[inline(always)]
     pub(crate) fn move_slot_inline(&mut self, slot: u32, to: ZoneKind, pos: Position) -> ObjId {
         debug_assert!(to != ZoneKind::Graveyard, "a move to a graveyard goes through place");
-        self.take_from_zone(slot);
-        self.place_exactly_inline(slot, to, pos)
+        let from = self.take_from_zone(slot);
+        self.place_exactly_inline(slot, from, to, pos)
     }
 
     /// Moves a card discarded to pay a cycling cost to the graveyard: replacements that spare
@@ -1807,14 +1810,16 @@ impl Game {
 
     /// [`Game::place`] with no replacement effects applied.
     fn place_exactly(&mut self, slot: u32, to: ZoneKind, pos: Position) -> ObjId {
-        self.place_exactly_inline(slot, to, pos)
+        let from = self.objects[slot as usize].zone;
+        self.place_exactly_inline(slot, from, to, pos)
     }
 
     /// [`Game::place_exactly`], inlined where the destination is known (a draw, the most
-    /// common move), so that what can't apply there folds away. Everywhere inlined, it costs
-    /// the other moves more than it saves.
+    /// common move), so that what can't apply there folds away; `from` is the zone the card
+    /// was in, which a draw knows without looking. Everywhere inlined, it costs the other
+    /// moves more than it saves.
     #[inline(always)]
-    pub(crate) fn place_exactly_inline(&mut self, slot: u32, to: ZoneKind, pos: Position) -> ObjId {
+    pub(crate) fn place_exactly_inline(&mut self, slot: u32, from: Zone, to: ZoneKind, pos: Position) -> ObjId {
         if !self.object_counters.is_empty() || !self.stickers.is_empty() {
             self.drop_marks(slot, to);
         }
@@ -1825,12 +1830,13 @@ impl Game {
             return self.id_of(slot);
         }
         let o = &mut self.objects[slot as usize];
-        let (from, owner) = (o.zone, o.owner);
+        debug_assert_eq!(o.zone, from);
+        let owner = o.owner;
         let zone = Zone { kind: to, player: owner };
         o.become_new(zone);
         let id = ObjId::new(slot, o.generation);
-        self.learn_on_move(slot, from, to, owner);
         self.put_in_zone(zone, slot, pos);
+        self.learn_on_move(slot, from, to, owner);
         id
     }
 

@@ -53,13 +53,20 @@ impl Game {
             let n = &mut self.known_in_library[p as usize];
             *n = n.saturating_add(1);
         }
-        let i = slot as usize;
-        if i >= self.known.len() {
-            if bits == 0 {
-                return;
-            }
-            self.known.resize(self.objects.len().max(i + 1), 0);
+        match self.known.get_mut(slot as usize) {
+            Some(k) => *k = bits,
+            None if bits != 0 => self.grow_known(slot, bits),
+            None => {}
         }
+    }
+
+    /// [`Game::put_known`] for a slot beyond the end of `known`. Out of line: `known` grows
+    /// to the whole object table at once, so this happens about once a game.
+    #[cold]
+    #[inline(never)]
+    fn grow_known(&mut self, slot: u32, bits: u16) {
+        let i = slot as usize;
+        self.known.resize(self.objects.len().max(i + 1), 0);
         self.known[i] = bits;
     }
 
@@ -314,6 +321,23 @@ mod tests {
         g.shuffle_library(0);
         assert_eq!(g.known_in_library[0], 0);
         assert!(g.players[0].library.iter().all(|&s| g.known_bits(s) == 0));
+        assert_eq!(g.library_knowledge_uncounted(), None);
+    }
+
+    // A draw takes a card known in the library out of the count; whoever knew it still does,
+    // and its owner now knows it too (CR 400.2).
+    #[test]
+    fn a_known_card_drawn_leaves_the_count() {
+        let db = CardDb::builtin();
+        let mut g = Game::new(2, 1).unwrap();
+        g.add_cards(0, ZoneKind::Library, &["Island"; 3], Position::Top, db).unwrap();
+        let top = *g.players[0].library.last().unwrap();
+        g.learn(1, &[g.id_of(top)]); // the opponent looked at it
+        assert_eq!(g.known_in_library[0], 1);
+        let drawn = g.draw_one(0).unwrap();
+        assert_eq!(drawn.slot(), top);
+        assert_eq!(g.known_in_library[0], 0);
+        assert_eq!(g.known_bits(top), 0b11);
         assert_eq!(g.library_knowledge_uncounted(), None);
     }
 

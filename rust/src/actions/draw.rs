@@ -4,7 +4,7 @@ use crate::error::Result;
 use crate::event::Event;
 use crate::game::{check_count, Game};
 use crate::object::ObjId;
-use crate::zone::{Position, ZoneKind};
+use crate::zone::{Position, Zone, ZoneKind};
 
 impl Game {
     /// The player draws `n` cards, one at a time (CR 121.2). Drawing from an empty library is
@@ -30,7 +30,8 @@ impl Game {
         match self.players[p as usize].library.pop() {
             Some(slot) => {
                 // What `place` would do: it replaces only moves to a graveyard.
-                let card = self.place_exactly_inline(slot, ZoneKind::Hand, Position::Top);
+                let library = Zone { kind: ZoneKind::Library, player: p };
+                let card = self.place_exactly_inline(slot, library, ZoneKind::Hand, Position::Top);
                 self.log.push_with(|| Event::Drew { player: p, card });
                 Some(card)
             }
