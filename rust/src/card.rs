@@ -130,6 +130,34 @@ pub struct CardDef {
     /// An instruction of the card looks back at the cards it milled (derived): without one,
     /// its milling lists none.
     pub(crate) reads_milled: bool,
+    /// What happens to its permanent as it enters (derived): read on every entry.
+    pub(crate) entry: Entry,
+}
+
+/// What a card's printed characteristics make happen to its permanent as it enters, however
+/// it enters (see `Game::entered`), worked out once per definition.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Entry {
+    /// Legendary: the legend rule looks again (CR 704.5j).
+    pub(crate) legendary: bool,
+    /// "Enters tapped" (CR 614.1c).
+    pub(crate) tapped: bool,
+    /// A planeswalker's printed loyalty, as the loyalty counters it enters with (CR 306.5b);
+    /// 0 without one.
+    pub(crate) loyalty: u32,
+    /// "Enters with counters" or "as this enters" instructions (CR 614.1c, 614.12).
+    pub(crate) replaced: bool,
+}
+
+impl Entry {
+    fn of(types: TypeSet, supertypes: SupertypeSet, loyalty: Option<&str>, rules: &CardRules) -> Entry {
+        Entry {
+            legendary: supertypes.contains(Supertype::Legendary),
+            tapped: rules.enters_tapped,
+            loyalty: if types.contains(CardType::Planeswalker) { loyalty.and_then(|l| l.parse().ok()).unwrap_or(0) } else { 0 },
+            replaced: !rules.enters_with_counters.is_empty() || !rules.as_enters.is_empty(),
+        }
+    }
 }
 
 /// What tapping the card's permanent for mana makes: one type out of `types`, `amount` times.
@@ -441,6 +469,7 @@ impl CardDef {
             plain_cost: None,
             plain_needs: None,
             reads_milled: reads_milled(&rules),
+            entry: Entry::of(types, supertypes, r.loyalty.as_deref(), &rules),
             mana_value: mana_cost.mana_value(),
             least_mana: mana_cost.symbols().iter().fold(0u32, |total, s| total.saturating_add(s.least_mana())),
             mana: ManaProfile::of(&subtypes, &rules),

@@ -1882,21 +1882,21 @@ impl Game {
     }
 
     fn entered(&mut self, slot: u32, as_enters: bool) {
-        self.objects[slot as usize].entered = self.turn;
-        let def = self.def_of_slot(slot);
-        let legendary = def.supertypes.contains(crate::card::Supertype::Legendary);
-        let tapped = def.rules.enters_tapped;
-        let loyalty = if def.is(crate::card::CardType::Planeswalker) { def.loyalty.as_deref().and_then(|l| l.parse::<u32>().ok()) } else { None };
-        let replaced = !def.rules.enters_with_counters.is_empty() || !def.rules.as_enters.is_empty();
-        self.legendary_entered |= legendary;
-        if tapped {
-            self.tap_slot(slot, true);
-        }
-        if let Some(n) = loyalty {
-            let _ = self.put_counters(slot, "loyalty", n);
-        }
-        if replaced {
-            self.enters_with_counters_and_as_enters(slot, as_enters);
+        let o = &mut self.objects[slot as usize];
+        o.entered = self.turn;
+        // Most permanents' entering is only their triggers: their card needn't be looked at.
+        if o.flags & Object::ENTRY != 0 {
+            let entry = self.def_of_slot(slot).entry;
+            self.legendary_entered |= entry.legendary;
+            if entry.tapped {
+                self.tap_slot(slot, true);
+            }
+            if entry.loyalty > 0 {
+                let _ = self.put_counters(slot, "loyalty", entry.loyalty);
+            }
+            if entry.replaced {
+                self.enters_with_counters_and_as_enters(slot, as_enters);
+            }
         }
         self.fire(crate::trigger::TriggerEvent::Entered { slot });
     }
@@ -2049,6 +2049,41 @@ mod first_upkeep_tests {
         let crate::decision::Choice::Cards { options, .. } = d.choice else { panic!("a cards choice") };
         assert!(matches!(g.answer(Answer::Cards { cards: options }).unwrap(), Progress::Done(_)));
         assert!(g.events().iter().any(|e| matches!(e, crate::Event::StepBegan { turn: 1, .. })));
+    }
+}
+
+#[cfg(test)]
+mod entering_tests {
+    use crate::{CardDb, Entering, Game, Position, ZoneKind};
+
+    // Each thing that happens as a permanent enters happens for a card with only that one
+    // (CR 614.1c, 614.12, 306.5b, 704.5j): none is passed over as an entry with nothing to do.
+    #[test]
+    fn each_entry_fact_alone_is_done_as_the_permanent_enters() {
+        let db = CardDb::from_json(
+            r#"{"format": "mtgsim-cards", "version": 1, "cards": [
+                {"name": "Plain Walker", "mana_cost": "{3}", "type_line": "Planeswalker — Test", "loyalty": "3"},
+                {"name": "Slow Land", "type_line": "Land", "rules": {"enters_tapped": true}},
+                {"name": "Charged Rock", "mana_cost": "{1}", "type_line": "Artifact", "rules": {"enters_with_counters": [{"counter": "charge", "count": 2}]}},
+                {"name": "Milling Rock", "mana_cost": "{1}", "type_line": "Artifact", "rules": {"as_enters": [{"mill": {"count": 1}}]}},
+                {"name": "Lone Legend", "mana_cost": "{1}", "type_line": "Legendary Artifact"}
+            ]}"#,
+        )
+        .unwrap();
+        let mut g = Game::new(2, 1).unwrap();
+        g.add_cards(0, ZoneKind::Library, &["Slow Land"; 3], Position::Top, &db).unwrap();
+        let names = ["Plain Walker", "Slow Land", "Charged Rock", "Milling Rock", "Lone Legend"];
+        let hand = g.add_cards(0, ZoneKind::Hand, &names, Position::Top, &db).unwrap();
+        let enter = |g: &mut Game, i: usize| g.move_object(hand[i], ZoneKind::Battlefield, Position::Top, Entering::default()).unwrap().slot();
+        let (walker, land, rock) = (enter(&mut g, 0), enter(&mut g, 1), enter(&mut g, 2));
+        enter(&mut g, 3);
+        assert_eq!(g.counters_on(walker).map(|c| c.get("loyalty")), Some(3));
+        assert!(g.objects[land as usize].tapped);
+        assert_eq!(g.counters_on(rock).map(|c| c.get("charge")), Some(2));
+        assert_eq!(g.players[0].library.len(), 2);
+        g.legendary_entered = false;
+        enter(&mut g, 4);
+        assert!(g.legendary_entered);
     }
 }
 

@@ -117,6 +117,10 @@ impl Object {
     /// Has a static ability about cycling (prohibiting it, or reducing its cost): with none in
     /// the game, a cycling ability is activated and costs as printed.
     pub const CYCLING_STATIC: u16 = 16384;
+    /// Something happens to its permanent as it enters besides its triggers: it is legendary,
+    /// or enters tapped, with loyalty or other counters, or with "as this enters" instructions
+    /// (`CardDef::entry`).
+    pub const ENTRY: u16 = 32768;
 
     /// The [`Object::flags`] of all these definitions, or-ed together.
     pub fn flags_of_all<'a>(defs: impl IntoIterator<Item = &'a std::sync::Arc<crate::card::CardDef>>) -> u16 {
@@ -179,6 +183,9 @@ impl Object {
         }
         if def.rules.statics.iter().any(|s| matches!(s, crate::rules::StaticAbility::ProhibitCycling | crate::rules::StaticAbility::CyclingCostReduction { .. })) {
             f |= Object::CYCLING_STATIC;
+        }
+        if def.entry != crate::card::Entry::default() {
+            f |= Object::ENTRY;
         }
         f
     }
