@@ -154,7 +154,7 @@ impl Entry {
         Entry {
             legendary: supertypes.contains(Supertype::Legendary),
             tapped: rules.enters_tapped,
-            loyalty: if types.contains(CardType::Planeswalker) { loyalty.and_then(|l| l.parse().ok()).unwrap_or(0) } else { 0 },
+            loyalty: if types.contains(CardType::Planeswalker) { printed_number(loyalty) as u32 } else { 0 },
             replaced: !rules.enters_with_counters.is_empty() || !rules.as_enters.is_empty(),
         }
     }
@@ -266,7 +266,8 @@ fn printed_value_ok(v: &str, loyalty: bool) -> bool {
     !loyalty && v.contains('*') && v.chars().all(|c| c.is_ascii_digit() || matches!(c, '*' | '+' | '-'))
 }
 
-/// A printed power or toughness as a number (`"*"`, `"1+*"` and a missing value count as 0).
+/// A printed power, toughness or loyalty as a number, read as `printed_value_ok` accepts it
+/// (`"*"`, `"1+*"` and a missing value count as 0).
 fn printed_number(v: Option<&str>) -> i64 {
     v.and_then(|s| s.trim().parse::<i64>().ok()).unwrap_or(0)
 }

@@ -2062,7 +2062,7 @@ mod entering_tests {
     fn each_entry_fact_alone_is_done_as_the_permanent_enters() {
         let db = CardDb::from_json(
             r#"{"format": "mtgsim-cards", "version": 1, "cards": [
-                {"name": "Plain Walker", "mana_cost": "{3}", "type_line": "Planeswalker — Test", "loyalty": "3"},
+                {"name": "Plain Walker", "mana_cost": "{3}", "type_line": "Planeswalker — Test", "loyalty": " 3"},
                 {"name": "Slow Land", "type_line": "Land", "rules": {"enters_tapped": true}},
                 {"name": "Charged Rock", "mana_cost": "{1}", "type_line": "Artifact", "rules": {"enters_with_counters": [{"counter": "charge", "count": 2}]}},
                 {"name": "Milling Rock", "mana_cost": "{1}", "type_line": "Artifact", "rules": {"as_enters": [{"mill": {"count": 1}}]}},
@@ -2077,6 +2077,7 @@ mod entering_tests {
         let enter = |g: &mut Game, i: usize| g.move_object(hand[i], ZoneKind::Battlefield, Position::Top, Entering::default()).unwrap().slot();
         let (walker, land, rock) = (enter(&mut g, 0), enter(&mut g, 1), enter(&mut g, 2));
         enter(&mut g, 3);
+        // (The record's " 3" is accepted as 3 when the card is read, so it enters with 3.)
         assert_eq!(g.counters_on(walker).map(|c| c.get("loyalty")), Some(3));
         assert!(g.objects[land as usize].tapped);
         assert_eq!(g.counters_on(rock).map(|c| c.get("charge")), Some(2));
