@@ -158,14 +158,9 @@ def test_a_paused_may_search_pickles_and_resumes():  # CR 701.23g
 def test_a_game_paused_inside_an_if_branch_copies_and_resumes_there(how):  # CR 608.2c, 702.33d
     # Kicked Joint Exploration stops at its last instruction's "you may", inside the "if this
     # spell was kicked" branch: the copy must resume in that branch, not at the spell's start.
-    g = new_game()
-    g.add_cards(0, "library", ["Swamp", "Forest", "Island"])
-    g.add_cards(0, "battlefield", ["Island", "Island", "Forest"])
-    je, land = add_hand(g, 0, ["Joint Exploration", "Mountain"])
-    g.cast(je, kick=True)
-    g.resolve_top()
-    g.answer((g.pending.cards, []))
+    g = _paused_games()["kicked Joint Exploration's if branch"]
     assert g.pending.purpose == "put_from_hand"
+    (land,) = [c for c in g.hand(0) if g.name(c) == "Mountain"]
     c = COPIES[how](g)
     assert c.pending == g.pending
     for game in (g, c):
@@ -464,6 +459,19 @@ def _numbers(node, path=()):
         yield path
 
 
+def _load_changed(loader, saved: str, path: tuple, value: int):
+    """The saved game with the integer at `path` set to `value`, loaded; None if it is refused."""
+    bad = json.loads(saved)
+    node = bad
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    try:
+        return loader(json.dumps(bad))
+    except mtgsim.SnapshotError:
+        return None
+
+
 def _answer_on(g: mtgsim.Game) -> None:
     """Answers a few decisions with legal-looking answers; the engine may refuse them."""
     for _ in range(5):
@@ -488,17 +496,11 @@ def test_a_saved_game_with_a_number_of_its_paused_action_changed_is_refused_or_p
         assert paths, name
         for path in paths:
             for value in (0, 1, 2, 3, 7, 255, 65535, 2**32 + 5, -1):
-                bad = json.loads(saved)
-                node = bad
-                for key in path[:-1]:
-                    node = node[key]
-                node[path[-1]] = value
-                try:
-                    h = loader(json.dumps(bad))
-                except mtgsim.SnapshotError:
+                h = _load_changed(loader, saved, path, value)
+                if h is None:
                     refused.add(name)
-                    continue
-                _answer_on(h)
+                else:
+                    _answer_on(h)
     assert refused == set(_paused_games())
 
 
@@ -614,17 +616,11 @@ def test_a_saved_game_with_any_number_changed_is_refused_or_plays_on():  # GUIDE
                     chosen[tuple(k if isinstance(k, str) else 0 for k in path)] = path
         for path in chosen.values():
             for value in (0, 1, 7, 255, 65535, -1, 2**32 + 5, 10**6):
-                bad = json.loads(saved)
-                node = bad
-                for key in path[:-1]:
-                    node = node[key]
-                node[path[-1]] = value
-                try:
-                    h = loader(json.dumps(bad))
-                except mtgsim.SnapshotError:
+                h = _load_changed(loader, saved, path, value)
+                if h is None:
                     refused.add(name)
-                    continue
-                _drive(h)
+                else:
+                    _drive(h)
     assert refused == set(games)
 
 
