@@ -135,7 +135,7 @@ impl EffectCtx {
     /// know of exist.
     pub(crate) fn check_stored(&self, c: &Stored) -> std::result::Result<(), String> {
         c.player(self.controller)?;
-        self.triggering_controller.map_or(Ok(()), |p| c.player(p))?;
+        c.players(self.triggering_controller)?;
         c.slot(self.source)?;
         c.objects(std::iter::once(&self.source_id).chain(&self.milled).chain(&self.remembered).chain(&self.triggering))?;
         self.targets.iter().flatten().try_for_each(|t| match t {

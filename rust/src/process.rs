@@ -172,6 +172,16 @@ impl<'a> Stored<'a> {
         self.ensure((p as usize) < n, || format!("names player {p} in a {n}-player game"))
     }
 
+    /// Each of `players` (an `Option` gives none or one) is one the game has.
+    pub(crate) fn players(&self, players: impl IntoIterator<Item = u8>) -> std::result::Result<(), String> {
+        players.into_iter().try_for_each(|p| self.player(p))
+    }
+
+    /// `index` is one of the `n` abilities of its `kind` ("activated", "triggered") the card has.
+    pub(crate) fn ability(&self, kind: &str, index: usize, n: usize) -> std::result::Result<(), String> {
+        self.ensure(index < n, || format!("is {kind} ability {index} of a card with {n}"))
+    }
+
     pub(crate) fn slot(&self, s: u32) -> std::result::Result<(), String> {
         let n = self.g.objects.len();
         self.ensure((s as usize) < n, || format!("names slot {s}, and the game has {n} objects"))

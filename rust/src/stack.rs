@@ -53,11 +53,11 @@ impl StackItem {
         c.player(self.controller)?;
         c.targets(self.targets.iter().flatten())?;
         c.objects(self.triggering.iter())?;
-        c.player(self.triggering_controller.unwrap_or(0))?;
+        c.players(self.triggering_controller)?;
         if let Some(d) = &self.delayed {
             d.check_stored(c)?;
         }
-        let rules = &c.g.defs[c.g.objects[self.slot as usize].def as usize].rules;
+        let rules = &c.g.def_of_slot(self.slot).rules;
         let (what, specs) = match self.ability {
             None => ("the spell", rules.targets.len()),
             Some((ability, source, source_id)) => {
@@ -65,13 +65,11 @@ impl StackItem {
                 c.objects([&source_id])?;
                 match ability {
                     AbilityRef::Activated(i) => {
-                        let n = rules.activated.len();
-                        c.ensure((i as usize) < n, || format!("is activated ability {i} of a card with {n}"))?;
+                        c.ability("activated", i as usize, rules.activated.len())?;
                         ("the ability", rules.activated[i as usize].targets.len())
                     }
                     AbilityRef::Triggered(i) => {
-                        let n = rules.triggers.len();
-                        c.ensure((i as usize) < n, || format!("is triggered ability {i} of a card with {n}"))?;
+                        c.ability("triggered", i as usize, rules.triggers.len())?;
                         ("the ability", rules.triggers[i as usize].targets.len())
                     }
                     AbilityRef::Delayed => ("a delayed trigger", 0),

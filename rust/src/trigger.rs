@@ -165,13 +165,10 @@ impl PendingTrigger {
         c.player(self.controller)?;
         c.slot(self.source)?;
         c.objects([&self.source_id].into_iter().chain(&self.triggering))?;
-        c.player(self.triggering_controller.unwrap_or(0))?;
+        c.players(self.triggering_controller)?;
         match &self.delayed {
             Some(d) => d.check_stored(c),
-            None => {
-                let n = c.g.defs[c.g.objects[self.source as usize].def as usize].rules.triggers.len();
-                c.ensure((self.index as usize) < n, || format!("is triggered ability {} of a card with {n}", self.index))
-            }
+            None => c.ability("triggered", self.index as usize, c.g.def_of_slot(self.source).rules.triggers.len()),
         }
     }
 }

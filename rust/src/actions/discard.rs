@@ -82,7 +82,7 @@ impl DiscardProc {
         if let DiscardMode::ChosenBy(p) = self.mode {
             c.player(p)?;
         }
-        self.chooser.map_or(Ok(()), |p| c.player(p))?;
+        c.players(self.chooser)?;
         c.slots(self.chosen.iter().flatten())?;
         c.waits(self.asked, |choice| matches!(choice, Choice::Cards { .. }))
     }

@@ -38,7 +38,7 @@ impl MillProc {
 
     /// See [`Frame::check_stored`].
     pub(crate) fn check_stored(&self, c: &Stored) -> std::result::Result<(), String> {
-        self.players.iter().try_for_each(|&p| c.player(p))?;
+        c.players(self.players.iter().copied())?;
         check_mill_orders(c, &self.orders)?;
         c.waits(self.asked, |choice| matches!(choice, Choice::Cards { .. } | Choice::Order { .. }))?;
         c.ensure(!self.asked || !self.orders.is_empty(), || "waits for a mill order it didn't ask".into())

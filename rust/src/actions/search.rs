@@ -149,7 +149,7 @@ impl SearchProc {
         c.player(self.searcher)?;
         c.player(self.library)?;
         if let Some(t) = &self.together {
-            t.next.iter().try_for_each(|&p| c.player(p))?;
+            c.players(t.next.iter().copied())?;
             for (p, found) in &t.decided {
                 c.player(*p)?;
                 c.objects(found.iter().flatten())?;
