@@ -666,30 +666,31 @@ impl CastProc {
                 }
                 // CR 601.2f–h: lock in the total cost and pay it.
                 Stage::Pay => {
-                    let pool = g.players[self.caster as usize].pool;
                     if !self.asked && self.opts.payment.is_none() && g.seats[self.caster as usize].auto_pay {
-                        // Paid automatically (what `pay_outcome` finds then), the payment
-                        // borrowed where `solve` built it: it is large to move. A plain cost
-                        // was counted by type with its definition, so where counting decides
-                        // the payment its symbols aren't copied and counted again, nor (most
-                        // often) the sources listed.
+                        // Paid automatically (what `pay_outcome` finds then). A plain cost was
+                        // counted by type with its definition, so where counting decides the
+                        // payment its symbols aren't copied and counted again, nor (most often)
+                        // the sources listed, nor the payment built: it is paid as found.
                         let def = &g.defs[self.def as usize];
-                        let counted = def.plain_needs.as_ref().filter(|_| self.plain(def, &self.kicks, self.x));
-                        let paid = match counted.and_then(|(need, generic)| g.solve_counted_in_place(self.caster, need, *generic)) {
-                            Some(paid) => paid,
+                        let counted = def.plain_needs.filter(|_| self.plain(def, &self.kicks, self.x));
+                        let paid = match counted.and_then(|(need, generic)| g.pay_counted_in_place(self.caster, &need, generic)) {
+                            Some(true) => return self.paid(g),
+                            Some(false) => None,
                             None => {
                                 let mut sources = std::mem::take(&mut g.source_buf);
                                 g.fill_mana_sources(self.caster, &mut sources);
-                                let paid = solve(&self.cost_to_pay(g, &self.kicks, self.x), &pool, &sources);
+                                let paid = solve(&self.cost_to_pay(g, &self.kicks, self.x), &g.players[self.caster as usize].pool, &sources);
                                 g.source_buf = sources;
                                 paid
                             }
                         };
+                        // By reference: a payment is large to move.
                         let Some(payment) = &paid else {
                             return Err(cannot_pay(&self.cost_to_pay(g, &self.kicks, self.x).symbols, NOT_ENOUGH_MANA));
                         };
                         return self.pay(g, payment);
                     }
+                    let pool = g.players[self.caster as usize].pool;
                     let mut sources = std::mem::take(&mut g.source_buf);
                     g.fill_mana_sources(self.caster, &mut sources);
                     let cost = self.cost_to_pay(g, &self.kicks, self.x);
@@ -724,9 +725,15 @@ impl CastProc {
         }
     }
 
-    /// Pays the total cost with `payment` and finishes the cast.
+    /// Pays the total cost's mana with `payment` and finishes the cast.
     fn pay(&mut self, g: &mut Game, payment: &Payment) -> Advance {
-        self.commit(g, payment);
+        g.execute_payment(self.caster, payment);
+        self.paid(g)
+    }
+
+    /// With the total cost's mana paid, pays the rest of it and finishes the cast.
+    fn paid(&mut self, g: &mut Game) -> Advance {
+        self.commit(g);
         // CR 702.33h: each sticker kicker paid imposes its own additional cost: a ticket
         // counter, and a sticker if the caster chose to put one.
         for _ in 0..self.sticker_kickers_paid(g) {
@@ -774,9 +781,8 @@ impl CastProc {
             .map_err(|why| Error::InvalidAnswer { decision: "pay_mana".into(), reason: why })
     }
 
-    /// The card moves to the stack with its choices, and the cost is paid.
-    fn commit(&mut self, g: &mut Game, payment: &Payment) {
-        g.execute_payment(self.caster, payment);
+    /// The card moves to the stack with its choices, and the discard cost is paid.
+    fn commit(&mut self, g: &mut Game) {
         let slot = self.card.slot();
         let spell = g.move_slot_inline(slot, ZoneKind::Stack, Position::Top);
         let mut cast = CastInfo { x: self.x, flashback: self.opts.flashback, modes: self.modes, ..CastInfo::default() };

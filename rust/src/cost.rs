@@ -72,17 +72,71 @@ impl Game {
         crate::payment::covered_symbols(symbols, x, &self.count_supply(p, except).1?)
     }
 
-    /// The automatic payment of a cost counted by type as `need` and `generic` from `p`'s pool
-    /// and untapped sources: what [`crate::payment::solve_counted`] answers with those sources
-    /// listed, found without listing them when their count shows each makes a single type
-    /// (every one is a plain source, and none of the untapped ones has a choice); `None`
-    /// otherwise.
-    pub(crate) fn solve_counted_in_place(&self, p: u8, need: &[u64; 6], generic: u64) -> Option<Option<crate::payment::Payment>> {
+    /// Pays a cost counted by type as `need` and `generic` from `p`'s pool and untapped
+    /// sources as [`Game::execute_payment`] pays what [`crate::payment::solve_counted`] finds
+    /// for them listed — the same sources tapped in the same order, the same mana left in the
+    /// pool — without listing them or building the payment, when their count shows each makes
+    /// one mana of a single type (all are plain sources, and none of the untapped ones has a
+    /// choice). `None` otherwise; `Some(false)`, with nothing paid, if they can't pay it.
+    pub(crate) fn pay_counted_in_place(&mut self, p: u8, need: &[u64; 6], generic: u64) -> Option<bool> {
         let counted = &self.indexed.untapped_mana[p as usize];
-        if counted.others != 0 || counted.choosing != 0 || self.indexed.mana[p as usize].len() > 64 {
+        let list = &self.indexed.mana[p as usize];
+        // (Over 64 sources, `solve` pays by its general path.)
+        if counted.others != 0 || counted.choosing != 0 || list.len() > 64 {
             return None;
         }
-        Some(crate::payment::solve_counted_single_typed(need, generic, &self.players[p as usize].pool, self.mana_sources_iter(p)))
+        let pool = &self.players[p as usize].pool;
+        let pooled = !pool.is_empty();
+        let (mut rest, mut generic, pool) = crate::payment::pay_from_pool(need, generic, pool);
+        // Each source makes one mana: the first untapped ones of each needed type pay for its
+        // symbols, then the first others left pay the generic part (as `solve_counted` taps).
+        // They are tapped once all are found, so a cost they can't pay changes nothing.
+        let mut short: u64 = rest.iter().sum();
+        let mut taps = [0u32; 64];
+        let mut n = 0;
+        let mut colored = 0u64;
+        if short > 0 {
+            for (i, &s) in list.iter().enumerate() {
+                let o = &self.objects[s as usize];
+                let t = o.one_mana.0.trailing_zeros() as usize;
+                if !o.tapped && rest[t] > 0 {
+                    rest[t] -= 1;
+                    colored |= 1 << i;
+                    taps[n] = s;
+                    n += 1;
+                    short -= 1;
+                    if short == 0 {
+                        break;
+                    }
+                }
+            }
+            if short > 0 {
+                return Some(false);
+            }
+        }
+        if generic > 0 {
+            for (i, &s) in list.iter().enumerate() {
+                if !self.objects[s as usize].tapped && colored & (1 << i) == 0 {
+                    taps[n] = s;
+                    n += 1;
+                    generic -= 1;
+                    if generic == 0 {
+                        break;
+                    }
+                }
+            }
+            if generic > 0 {
+                return Some(false);
+            }
+        }
+        for &s in &taps[..n] {
+            let ty = self.objects[s as usize].one_mana.first().expect("a plain source");
+            self.tap_for_payment(p, s, ty);
+        }
+        if pooled {
+            self.players[p as usize].pool = pool;
+        }
+        Some(true)
     }
 
     /// What [`crate::payment::supply`] answers for `p`'s pool and untapped sources other than
@@ -179,20 +233,24 @@ impl Game {
     /// (CR 601.2g–h), pays life for Phyrexian symbols.
     pub(crate) fn execute_payment(&mut self, p: u8, payment: &Payment) {
         for &(id, ty) in &payment.taps {
-            let slot = crate::object::ObjId(id).slot();
-            let source = crate::object::ObjId(id);
-            if self.log.recording {
-                // All the mana the ability made (several for, say, a kicked Everflowing Chalice).
-                let amount = self.mana_ability(slot).map_or(1, |(_, n)| n);
-                self.log.push_with(|| Event::ManaAdded { player: p, source, mana: ty.to_string().repeat(amount as usize) });
-            }
-            self.tap_slot(slot, true);
-            self.sacrifice_if_mana_ability_says(slot);
+            self.tap_for_payment(p, crate::object::ObjId(id).slot(), ty);
         }
         self.players[p as usize].pool = payment.leftover;
         if payment.life > 0 {
             self.change_life(p, -i64::from(payment.life));
         }
+    }
+
+    /// Activates the mana ability of the source in `slot`, making `ty`, toward a payment.
+    fn tap_for_payment(&mut self, p: u8, slot: u32, ty: ManaType) {
+        if self.log.recording {
+            // All the mana the ability made (several for, say, a kicked Everflowing Chalice).
+            let amount = self.mana_ability(slot).map_or(1, |(_, n)| n);
+            let source = self.id_of(slot);
+            self.log.push_with(|| Event::ManaAdded { player: p, source, mana: ty.to_string().repeat(amount as usize) });
+        }
+        self.tap_slot(slot, true);
+        self.sacrifice_if_mana_ability_says(slot);
     }
 
     /// Taps a permanent for mana outside of a payment (CR 605.3a): the mana goes to the pool.
@@ -396,15 +454,18 @@ mod tests {
 
     #[test]
     fn payment_in_place_is_the_listed_sources_payment() {
-        // CR 601.2g–h: the sources read off the battlefield pay as the listed ones do, tap for
-        // tap, whichever lands are tapped and whatever the pool holds; a land with a choice
-        // of types, untapped, leaves the listing to `solve`.
+        // CR 601.2g–h: paid in place, the sources read off the battlefield pay as the listed
+        // ones do — the same taps in the same order (the same mana events), the same pool
+        // left, whichever lands are tapped and whatever the pool holds — and a cost they can't
+        // pay changes nothing; an untapped land with a choice of types, or a source making
+        // other than one mana, leaves the payment to `solve`.
         let db = CardDb::builtin();
         let mut rng = Rng::new(0x9a7);
-        for round in 0..2000 {
+        for round in 0..3000 {
             let mut g = Game::new(2, 1).unwrap();
-            let names = ["Island", "Swamp", "Forest", "Wastes", "Canyon Slough"];
-            let lands: Vec<&str> = (0..rng.below(9)).map(|_| names[rng.below(if round % 2 == 0 { 4 } else { 5 }) as usize]).collect();
+            let names = ["Island", "Swamp", "Forest", "Wastes", "Canyon Slough", "Everflowing Chalice"];
+            let kinds = [4, 5, 6][round % 3];
+            let lands: Vec<&str> = (0..rng.below(9)).map(|_| names[rng.below(kinds) as usize]).collect();
             let ids = g.add_cards(0, ZoneKind::Battlefield, &lands, Position::Top, db).unwrap();
             for id in ids {
                 if rng.below(3) == 0 {
@@ -420,9 +481,19 @@ mod tests {
             }
             let generic = rng.below(5);
             let listed = solve_counted(&need, generic, &g.players[0].pool, &g.mana_sources(0));
-            match g.solve_counted_in_place(0, &need, generic) {
-                Some(paid) => assert_eq!(Some(paid), listed, "{lands:?}"),
-                None => assert!(g.mana_sources(0).iter().any(|s| s.options.len() > 1), "{lands:?}"),
+            let mut in_place = g.clone();
+            let events = g.log.events.len();
+            match in_place.pay_counted_in_place(0, &need, generic) {
+                Some(paid) => {
+                    let payment = listed.expect("counting decides the listed payment too");
+                    assert_eq!(paid, payment.is_some(), "{lands:?}");
+                    if let Some(payment) = payment {
+                        g.execute_payment(0, &payment);
+                        assert!(g.log.events.len() > events || payment.taps.is_empty());
+                    }
+                    assert_eq!(in_place.save_json(), g.save_json(), "{lands:?} {need:?} {generic}");
+                }
+                None => assert!(g.mana_sources(0).iter().any(|s| s.options.len() > 1) || lands.contains(&"Everflowing Chalice"), "{lands:?}"),
             }
         }
     }

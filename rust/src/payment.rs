@@ -430,15 +430,29 @@ pub(crate) fn solve_counted(need: &[u64; 6], generic: u64, pool: &ManaPool, sour
     }
 }
 
-/// [`solve_counted`] for at most 64 sources each making a single type, which the caller
-/// knows without a pass over them: the sources one by one rather than listed.
+/// What is left of a cost counted by type as `need` and `generic` once the pool has paid
+/// what it can, as [`solve_counted`] takes it: each type's symbols from its own mana, then
+/// generic from what is left, colorless first. Returns the rest by type, the generic rest and
+/// the pool left.
 #[inline]
-pub(crate) fn solve_counted_single_typed(need: &[u64; 6], generic: u64, pool: &ManaPool, sources: impl Iterator<Item = ManaSource> + Clone) -> Option<Payment> {
-    if need.iter().all(|&n| n == 0) && pool.is_empty() {
-        solve_generic(generic, sources).expect("single-typed sources")
-    } else {
-        solve_single_typed(need, generic, pool, sources)
+pub(crate) fn pay_from_pool(need: &[u64; 6], generic: u64, pool: &ManaPool) -> ([u64; 6], u64, ManaPool) {
+    if pool.is_empty() {
+        return (*need, generic, *pool);
     }
+    let mut left = pool.amounts.map(u64::from);
+    let mut rest = *need;
+    for t in 0..6 {
+        let k = left[t].min(rest[t]);
+        left[t] -= k;
+        rest[t] -= k;
+    }
+    let mut g = generic;
+    for t in GENERIC_ORDER {
+        let k = left[t].min(g);
+        left[t] -= k;
+        g -= k;
+    }
+    (rest, g, to_pool(&left))
 }
 
 /// Whether `cost` can be paid from `pool` and `sources` — [`solve`]'s answer without building
