@@ -127,6 +127,10 @@ pub struct CardDef {
     /// `plain_cost` counted by type, when counting can decide it (see
     /// `payment::simple_needs`): what the look over castable spells compares with the supply.
     pub(crate) plain_needs: Option<([u64; 6], u64)>,
+    /// Casting it announces no mode, kicker or target and discards no card for its cost
+    /// (derived): with no X to announce and no kicker granted, its cast goes straight to the
+    /// total cost (CR 601.2b–c, 601.2f).
+    pub(crate) no_announcements: bool,
     /// An instruction of the card looks back at the cards it milled (derived): without one,
     /// its milling lists none.
     pub(crate) reads_milled: bool,
@@ -469,6 +473,7 @@ impl CardDef {
         let mut def = CardDef {
             plain_cost: None,
             plain_needs: None,
+            no_announcements: rules.modes.is_empty() && rules.kicker.is_empty() && rules.targets.is_empty() && rules.additional_discard.is_none(),
             reads_milled: reads_milled(&rules),
             entry: Entry::of(types, supertypes, r.loyalty.as_deref(), &rules),
             mana_value: mana_cost.mana_value(),

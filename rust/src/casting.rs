@@ -280,6 +280,8 @@ impl Game {
                 return Err(invalid(format!("a sticker goes only on a spell whose sticker kicker is paid (CR 702.33h); {} is cast without one", def.name)));
             }
         }
+        // Nothing to announce: the stages that would find so are skipped.
+        let stage = if def.no_announcements && !has_x && granted.is_empty() { Stage::Pay } else { Stage::Modes };
         let proc = CastProc {
             caster,
             card,
@@ -295,7 +297,7 @@ impl Game {
             increase,
             reduction,
             opts,
-            stage: Stage::Modes,
+            stage,
             asked: false,
             spell: None,
             history_len: self.history.len(),
@@ -974,6 +976,53 @@ mod tests {
             assert_eq!(def.plain_needs, total.as_ref().and_then(|s| crate::payment::simple_needs(s, 0)), "{name}");
             assert_eq!(def.plain_cost, total, "{name}");
         }
+    }
+
+    #[test]
+    fn a_cast_with_nothing_to_announce_pays_at_once_as_the_stages_would_find() {
+        // CR 601.2b–c, 601.2f: a cast that goes straight to its total cost (its card announces
+        // nothing, no X, no kicker granted) stops where walking every stage from the modes
+        // would — the same decision, the same game, the same cast left — for every built-in
+        // card and an X spell and an X flashback, from hand and graveyard, with and without a
+        // granted kicker, with no kicks given or none.
+        let mut file: serde_json::Value = serde_json::from_str(include_str!("../data/cards.json")).unwrap();
+        let extra = [
+            serde_json::json!({"name": "X Draw", "mana_cost": "{X}{U}", "type_line": "Sorcery", "oracle_text": "Draw X cards.", "rules": {"spell": [{"draw": {"count": 1}}]}}),
+            serde_json::json!({"name": "X Flashback", "mana_cost": "{U}", "type_line": "Sorcery", "oracle_text": "Draw a card.\nFlashback {X}{U}", "rules": {"spell": [{"draw": {"count": 1}}]}}),
+        ];
+        file["cards"].as_array_mut().unwrap().extend(extra);
+        let db = CardDb::from_json(&file.to_string()).unwrap();
+        assert!(db.get("X Flashback").unwrap().rules.flashback.as_ref().is_some_and(|c| c.symbols().contains(&ManaSymbol::X)));
+        let lands: Vec<&str> = ["Plains", "Island", "Swamp", "Mountain", "Forest", "Wastes"].repeat(4);
+        let (mut skipped, mut walked) = (0, 0);
+        for def in db.iter().filter(|d| !d.token && !d.is(CardType::Land)) {
+            for (granted, flashback, kicks) in [(false, false, None), (true, false, None), (false, true, None), (false, false, Some(vec![]))] {
+                let mut g = Game::new(2, 1).unwrap();
+                g.add_cards(0, ZoneKind::Battlefield, &lands, Position::Top, &db).unwrap();
+                g.add_cards(1, ZoneKind::Battlefield, &["Grizzly Bears"], Position::Top, &db).unwrap();
+                g.add_cards(0, ZoneKind::Hand, &["Island"], Position::Top, &db).unwrap();
+                if granted {
+                    g.add_cards(0, ZoneKind::Battlefield, &["Wicker Picker"], Position::Top, &db).unwrap();
+                }
+                let zone = if flashback { ZoneKind::Graveyard } else { ZoneKind::Hand };
+                let card = g.add_cards(0, zone, &[&*def.name], Position::Top, &db).unwrap()[0];
+                let opts = CastOptions { flashback, kicks, ..Default::default() };
+                let Ok(mut fast) = g.cast_proc(card, opts.clone()) else { continue };
+                if fast.stage != Stage::Pay {
+                    walked += 1;
+                    continue;
+                }
+                skipped += 1;
+                let mut slow = fast.clone();
+                (slow.stage, slow.opts) = (Stage::Modes, opts);
+                let mut h = g.clone();
+                let (a, b) = (fast.advance(&mut g), slow.advance(&mut h));
+                assert_eq!(format!("{a:?}"), format!("{b:?}"), "{}", def.name);
+                assert_eq!(g.save_json(), h.save_json(), "{}", def.name);
+                assert_eq!(fast, slow, "{}", def.name);
+            }
+        }
+        assert!(skipped > 20 && walked > 20, "{skipped} {walked}");
     }
 
     #[test]
