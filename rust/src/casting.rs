@@ -161,7 +161,8 @@ pub(crate) struct CastProc {
     printed_kickers: usize,
     /// ... then kicker abilities other objects grant it (sticker kicker).
     granted: Vec<Kicker>,
-    kicks: Vec<u32>,
+    /// Inline: a spell has a kicker or two, and a cast pays them without allocating.
+    kicks: smallvec::SmallVec<[u32; 2]>,
     /// Chosen modes as bits.
     modes: u16,
     x: u32,
@@ -288,7 +289,7 @@ impl Game {
             def: o.def,
             printed_kickers,
             granted,
-            kicks: Vec::new(),
+            kicks: smallvec::SmallVec::new(),
             modes: 0,
             x: 0,
             targets: Vec::new(),
@@ -514,7 +515,7 @@ impl CastProc {
                     if i == 0 {
                         if let Some(mut given) = self.opts.kicks.take() {
                             given.resize(self.kicker_count(), 0);
-                            self.kicks = given;
+                            self.kicks = given.into();
                             self.stage = Stage::X;
                             continue;
                         }
