@@ -25,11 +25,15 @@ pub struct UntilEndOfTurn {
 impl Game {
     pub(crate) fn add_until_end_of_turn(&mut self, effect: UntilEndOfTurn) {
         self.until_end_of_turn.push(effect);
+        self.sba_quiet = false;
     }
 
     /// CR 514.2: "until end of turn" effects end.
     pub(crate) fn end_until_end_of_turn(&mut self) {
-        self.until_end_of_turn.clear();
+        if !self.until_end_of_turn.is_empty() {
+            self.until_end_of_turn.clear();
+            self.sba_quiet = false;
+        }
     }
 
     /// Whether the object has gained this keyword until end of turn ("indestructible").

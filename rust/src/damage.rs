@@ -28,6 +28,7 @@ impl Game {
                 if creature {
                     self.objects[slot as usize].damage += n;
                     self.damage_marked = true;
+                    self.sba_quiet = false;
                 }
             }
         }

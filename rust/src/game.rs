@@ -497,6 +497,14 @@ pub struct Game {
     /// (Every action checks them itself; a loaded game is checked once, to be safe.)
     #[serde(skip, default = "crate::policy::yes")]
     pub(crate) unchecked_setup: bool,
+    /// The last state-based check found nothing to do, and nothing it reads has changed
+    /// since, so the next check would find nothing again (CR 704.3) and stops at once. Cleared
+    /// by every change that could make one apply: a life total, a player's or an object's
+    /// counters, drawing from an empty library, a loss, damage, an "until end of turn" effect,
+    /// a control change, and any card entering or leaving a battlefield or graveyard (a
+    /// characteristic-defining toughness may count a graveyard).
+    #[serde(skip)]
+    pub(crate) sba_quiet: bool,
     /// Damage may be marked on a permanent: dealt since damage last wore off (CR 514.2), so
     /// state-based actions look at every creature, not only the fragile ones. (A loaded game
     /// looks until its next cleanup, to be safe.)
@@ -611,6 +619,7 @@ impl Game {
             quiet_pass: false,
             damage_marked: false,
             unchecked_setup: false,
+            sba_quiet: false,
             losers: Vec::new(),
             triggered_this_turn: Vec::new(),
             loyalty_activated: Vec::new(),
@@ -974,6 +983,7 @@ impl Game {
         }
         let from = self.players[p as usize].life;
         self.players[p as usize].life = life as i32;
+        self.sba_quiet = false;
         self.log.push_with(|| Event::LifeChanged { player: p, from, to: life as i32 });
         self.check_state_based_actions();
         Ok(())
@@ -986,6 +996,7 @@ impl Game {
         let p = self.check_live_player(player)?;
         validate_kind(kind)?;
         check_count(delta.abs(), "counter change")?;
+        self.sba_quiet = false;
         let counters = &mut self.players[p as usize].counters;
         if delta >= 0 {
             counters.add(kind, delta as u32);
@@ -1022,6 +1033,7 @@ impl Game {
         if n == 0 {
             return Ok(());
         }
+        self.sba_quiet = false;
         match self.object_counters.iter_mut().find(|(s, _)| *s == slot) {
             Some((_, c)) => c.add(kind, n),
             None => {
@@ -1043,6 +1055,7 @@ impl Game {
             return Err(Error::CannotPay(format!("only {have} {kind} counter(s), not {n}")));
         }
         if let Some(i) = i {
+            self.sba_quiet = false;
             self.object_counters[i].1.remove(kind, n)?;
             if self.object_counters[i].1.is_empty() {
                 self.object_counters.swap_remove(i);
@@ -1056,6 +1069,7 @@ impl Game {
     /// Adds counters to a player without the caller-facing checks (effects and costs).
     pub(crate) fn give_player_counters(&mut self, p: u8, kind: &str, n: u32) {
         self.players[p as usize].counters.add(kind, n);
+        self.sba_quiet = false;
         self.log.push_with(|| Event::PlayerCountersChanged { player: p, counter: kind.to_string(), delta: n as i64 });
     }
 
@@ -1065,6 +1079,7 @@ impl Game {
         // Amounts are u32 and life an i32: added in 64 bits, so no amount flips its sign.
         let to = (i64::from(from) + delta).clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
         self.players[p as usize].life = to;
+        self.sba_quiet = false;
         self.log.push_with(|| Event::LifeChanged { player: p, from, to });
     }
 
@@ -1360,10 +1375,15 @@ impl Game {
     /// performed. (The legend rule, which asks a decision, is applied apart.)
     pub fn check_state_based_actions(&mut self) -> bool {
         self.unchecked_setup = false;
-        if self.outcome.is_some() || self.nothing_to_check() {
+        #[cfg(test)]
+        assert!(!self.sba_quiet || self.outcome.is_some() || !self.clone().perform_state_based_actions(), "a change left state-based actions marked quiet");
+        if self.sba_quiet || self.outcome.is_some() {
             return false;
         }
-        self.perform_state_based_actions()
+        // Having found nothing, a check finds nothing again until something changes.
+        let performed = !self.nothing_to_check() && self.perform_state_based_actions();
+        self.sba_quiet = !performed;
+        performed
     }
 
     /// [`Game::check_state_based_actions`] once something may apply: apart, so that the
@@ -1528,6 +1548,7 @@ impl Game {
     fn lose(&mut self, p: u8, reason: LossReason) {
         self.players[p as usize].lost = Some(reason);
         self.losers.push((p, reason));
+        self.sba_quiet = false;
         self.log.push_with(|| Event::PlayerLost { player: p, reason });
     }
 
@@ -1648,7 +1669,11 @@ impl Game {
     pub(crate) fn edit_zone<R>(&mut self, z: Zone, edit: impl FnOnce(&mut Vec<u32>) -> R) -> R {
         let r = edit(self.zone_slots_mut(z));
         match z.kind {
-            ZoneKind::Battlefield => self.reindex_battlefield(),
+            ZoneKind::Battlefield => {
+                self.reindex_battlefield();
+                self.sba_quiet = false;
+            }
+            ZoneKind::Graveyard => self.sba_quiet &= !self.toughness_counts_graveyards(),
             ZoneKind::Hand => self.fast_in_hand[z.player as usize] = self.count_fast_in_hand(z.player),
             _ => {}
         }
@@ -1661,8 +1686,13 @@ impl Game {
         // The counts first: the push may grow a vector, after which the object is looked up
         // anew.
         match z.kind {
-            ZoneKind::Battlefield => self.indexed.push(slot, &self.objects[slot as usize]),
+            ZoneKind::Battlefield => {
+                let o = &self.objects[slot as usize];
+                self.sba_quiet &= o.flags & Object::SBA_WATCHED == 0;
+                self.indexed.push(slot, o);
+            }
             ZoneKind::Hand => self.fast_in_hand[z.player as usize] += u16::from(Game::fast(self.objects[slot as usize].flags)),
+            ZoneKind::Graveyard => self.sba_quiet &= !self.toughness_counts_graveyards(),
             _ => {}
         }
         self.zone_slots_mut(z).push(slot);
@@ -1677,8 +1707,13 @@ impl Game {
             Position::Bottom => {
                 self.zone_slots_mut(z).insert(0, slot);
                 match z.kind {
-                    ZoneKind::Battlefield => self.indexed.push_front(slot, &self.objects[slot as usize]),
+                    ZoneKind::Battlefield => {
+                        let o = &self.objects[slot as usize];
+                        self.sba_quiet &= o.flags & Object::SBA_WATCHED == 0;
+                        self.indexed.push_front(slot, o);
+                    }
                     ZoneKind::Hand => self.fast_in_hand[z.player as usize] += u16::from(Game::fast(self.objects[slot as usize].flags)),
+                    ZoneKind::Graveyard => self.sba_quiet &= !self.toughness_counts_graveyards(),
                     _ => {}
                 }
             }
@@ -1696,8 +1731,13 @@ impl Game {
         let Some(i) = v.iter().rposition(|&s| s == slot) else { return z };
         v.remove(i);
         match z.kind {
-            ZoneKind::Battlefield => self.indexed.remove(slot, &self.objects[slot as usize]),
+            ZoneKind::Battlefield => {
+                let o = &self.objects[slot as usize];
+                self.sba_quiet &= o.flags & Object::SBA_WATCHED == 0;
+                self.indexed.remove(slot, o);
+            }
             ZoneKind::Hand => self.fast_in_hand[z.player as usize] -= u16::from(Game::fast(self.objects[slot as usize].flags)),
+            ZoneKind::Graveyard => self.sba_quiet &= !self.toughness_counts_graveyards(),
             _ => {}
         }
         z
@@ -1713,6 +1753,7 @@ impl Game {
             return;
         }
         o.controller = p;
+        self.sba_quiet = false;
         if o.zone.kind == ZoneKind::Battlefield && o.flags & Object::HAS_MANA != 0 {
             for c in [was, p] {
                 self.indexed.refile_mana(c, &self.battlefield, &self.objects);
@@ -1845,10 +1886,24 @@ impl Game {
     #[cold]
     #[inline(never)]
     fn drop_marks(&mut self, slot: u32, to: ZoneKind) {
-        self.object_counters.retain(|(s, _)| *s != slot);
+        self.drop_counters(slot);
         if !to.is_public() {
             self.stickers.retain(|(s, _)| *s != slot);
         }
+    }
+
+    /// The object in `slot` loses its counters, if it has any (CR 122.2).
+    pub(crate) fn drop_counters(&mut self, slot: u32) {
+        let had = self.object_counters.len();
+        self.object_counters.retain(|(s, _)| *s != slot);
+        self.sba_quiet &= self.object_counters.len() == had;
+    }
+
+    /// Whether a creature's toughness may count the cards in a graveyard: one with a
+    /// characteristic-defining toughness (a fragile one) is on the battlefield, so a card
+    /// entering or leaving a graveyard may change what state-based actions find.
+    pub(crate) fn toughness_counts_graveyards(&self) -> bool {
+        self.indexed.fragile.iter().any(|&s| self.def_of_slot(s).rules.power_toughness.is_some())
     }
 
     /// A new object (generation 0, owned and controlled by `owner`) at the end of the object
@@ -1987,6 +2042,7 @@ impl Game {
         self.priority = src.priority;
         self.passes = src.passes;
         self.unchecked_setup = src.unchecked_setup;
+        self.sba_quiet = src.sba_quiet;
         self.damage_marked = src.damage_marked;
         self.actions_taken = src.actions_taken;
         self.lands_played = src.lands_played;
@@ -2298,5 +2354,132 @@ mod state_based_action_tests {
         assert!(g.check_state_based_actions());
         assert_eq!(g.battlefield.len(), 1);
         assert!(nothing_to_check(&g));
+    }
+
+    /// Checks state-based actions in `g` until a check finds nothing (so the next one is
+    /// skipped unless something changes), makes `change`, and says whether the next check
+    /// performs any.
+    #[track_caller]
+    fn applies_after(g: &mut Game, change: impl FnOnce(&mut Game)) -> bool {
+        while g.check_state_based_actions() {}
+        assert!(g.sba_quiet);
+        change(g);
+        g.check_state_based_actions()
+    }
+
+    // A check after one that found nothing is skipped only while nothing it reads has
+    // changed: each kind of change that can make a state-based action apply is seen, and
+    // the action performed (CR 704.3; 704.5a-c, f-g, i).
+    #[test]
+    fn each_change_that_can_make_a_state_based_action_apply_is_seen() {
+        use crate::continuous::UntilEndOfTurn;
+        use crate::target::TargetRef;
+        use crate::ObjId;
+        let db = CardDb::builtin();
+        // A 2/2 Grizzly Bears on player 0's battlefield, and 20 cards in each library.
+        let bears = || {
+            let mut g = Game::new(2, 1).unwrap();
+            for p in 0..2 {
+                g.add_cards(p, ZoneKind::Library, &["Island"; 20], Position::Top, db).unwrap();
+            }
+            let slot = g.add_cards(0, ZoneKind::Battlefield, &["Grizzly Bears"], Position::Top, db).unwrap()[0].slot();
+            (g, slot)
+        };
+        let shrink = |g: &Game, slot: u32, toughness: i32| UntilEndOfTurn { object: g.id_of(slot), power: 0, toughness, keywords: Vec::new() };
+        let (mut g, _) = bears();
+        assert!(applies_after(&mut g, |g| g.change_life(0, -20)) && g.players[0].lost.is_some()); // 704.5a
+        let (mut g, _) = bears();
+        applies_after(&mut g, |g| g.set_life(1, 0).unwrap()); // which checks itself
+        assert!(g.players[1].lost.is_some());
+        let (mut g, _) = bears();
+        assert!(applies_after(&mut g, |g| g.give_player_counters(1, "poison", 10)) && g.players[1].lost.is_some()); // 704.5c
+        let (mut g, _) = bears();
+        applies_after(&mut g, |g| g.change_player_counters(1, "poison", 10).unwrap());
+        assert!(g.players[1].lost.is_some());
+        let (mut g, _) = bears();
+        g.players[1].library.clear();
+        assert!(applies_after(&mut g, |g| assert!(g.draw_one(1).is_none())) && g.players[1].lost.is_some()); // 704.5b
+        let (mut g, b) = bears();
+        assert!(applies_after(&mut g, |g| g.deal_damage(ObjId(0), TargetRef::Object(g.id_of(b)), 2)) && g.battlefield.is_empty()); // 704.5g
+        let (mut g, b) = bears();
+        assert!(applies_after(&mut g, |g| g.put_counters(b, "-1/-1", 2).unwrap()) && g.battlefield.is_empty()); // 704.5f
+        let (mut g, b) = bears();
+        g.put_counters(b, "+1/+1", 1).unwrap();
+        g.deal_damage(ObjId(0), TargetRef::Object(g.id_of(b)), 2);
+        assert!(applies_after(&mut g, |g| g.remove_counters_from(b, "+1/+1", 1).unwrap()) && g.battlefield.is_empty());
+        let (mut g, b) = bears();
+        assert!(applies_after(&mut g, |g| g.add_until_end_of_turn(shrink(g, b, -2))) && g.battlefield.is_empty());
+        let (mut g, b) = bears();
+        g.put_counters(b, "-1/-1", 2).unwrap();
+        g.add_until_end_of_turn(shrink(&g, b, 2));
+        assert!(applies_after(&mut g, |g| g.end_until_end_of_turn()) && g.battlefield.is_empty());
+        // A creature entering (first or last) as a 0/0, and one whose toughness counts its
+        // controller's graveyard: that graveyard losing its card, or control changing.
+        let (mut g, _) = bears();
+        assert!(applies_after(&mut g, |g| _ = g.add_cards(0, ZoneKind::Battlefield, &["Monstrous War-Leech"], Position::Top, db).unwrap()) && g.battlefield.len() == 1);
+        for pos in [Position::Top, Position::Bottom] {
+            let (mut g, _) = bears();
+            let leech = g.add_cards(0, ZoneKind::Hand, &["Monstrous War-Leech"], Position::Top, db).unwrap()[0].slot();
+            assert!(applies_after(&mut g, |g| _ = g.move_slot(leech, ZoneKind::Battlefield, pos)) && g.battlefield.len() == 1);
+        }
+        let leech_and = |graveyard: &str| {
+            let (mut g, _) = bears();
+            let card = g.add_cards(0, ZoneKind::Graveyard, &[graveyard], Position::Top, db).unwrap()[0].slot();
+            let leech = g.add_cards(0, ZoneKind::Battlefield, &["Monstrous War-Leech"], Position::Top, db).unwrap()[0].slot();
+            (g, card, leech)
+        };
+        let (mut g, card, _) = leech_and("Lórien Revealed");
+        assert!(applies_after(&mut g, |g| _ = g.move_slot(card, ZoneKind::Exile, Position::Top)) && g.battlefield.len() == 1);
+        let (mut g, _, leech) = leech_and("Lórien Revealed");
+        assert!(applies_after(&mut g, |g| g.set_controller(leech, 1)) && g.battlefield.len() == 1);
+        // A permanent whose static ability makes another creature bigger leaving: Joraga
+        // Warcaller with a +1/+1 counter makes the other a 2/2, which has 1 damage.
+        let (mut g, _) = bears();
+        let elves = g.add_cards(0, ZoneKind::Battlefield, &["Joraga Warcaller"; 2], Position::Top, db).unwrap();
+        g.put_counters(elves[0].slot(), "+1/+1", 1).unwrap();
+        g.deal_damage(ObjId(0), TargetRef::Object(elves[1]), 1);
+        assert!(applies_after(&mut g, |g| _ = g.move_slot(elves[0].slot(), ZoneKind::Hand, Position::Top)) && g.battlefield.len() == 1);
+        // A player losing (conceding) in a game that goes on: they leave it (CR 800.4a).
+        let mut g = Game::new(3, 1).unwrap();
+        applies_after(&mut g, |g| g.lose(2, crate::LossReason::Conceded));
+        assert!(g.players[2].left);
+    }
+
+    // Changes that no card of the pool can yet show mattering still end a quiet spell: a card
+    // entering a graveyard (first, last, or milled) while a creature's toughness counts one
+    // (today's only such count, the Leech's, can only rise), and a permanent that may have a
+    // static ability leaving (the Warcaller's bonus also goes with its counters, which clear
+    // the marker too). Cards going to a graveyard with no such creature around keep it.
+    #[test]
+    fn zone_changes_that_could_matter_end_a_quiet_spell() {
+        let db = CardDb::builtin();
+        let mut g = Game::new(2, 1).unwrap();
+        g.add_cards(0, ZoneKind::Library, &["Island"; 5], Position::Top, db).unwrap();
+        let hand = g.add_cards(0, ZoneKind::Hand, &["Lórien Revealed"; 3], Position::Top, db).unwrap();
+        let quiet = |g: &mut Game| {
+            while g.check_state_based_actions() {}
+            assert!(g.sba_quiet);
+        };
+        quiet(&mut g);
+        g.move_slot(hand[0].slot(), ZoneKind::Graveyard, Position::Top);
+        g.mill_top(0, 1, false);
+        assert!(g.sba_quiet);
+        let leech = g.add_cards(0, ZoneKind::Battlefield, &["Monstrous War-Leech"], Position::Top, db).unwrap()[0].slot();
+        for pos in [Position::Top, Position::Bottom] {
+            quiet(&mut g);
+            g.move_slot(hand[pos as usize + 1].slot(), ZoneKind::Graveyard, pos);
+            assert!(!g.sba_quiet);
+        }
+        quiet(&mut g);
+        g.mill_top(0, 1, false);
+        assert!(!g.sba_quiet);
+        quiet(&mut g);
+        g.add_cards(0, ZoneKind::Graveyard, &["Island"], Position::Top, db).unwrap();
+        assert!(!g.sba_quiet);
+        g.move_slot(leech, ZoneKind::Exile, Position::Top);
+        let warcaller = g.add_cards(0, ZoneKind::Battlefield, &["Joraga Warcaller"], Position::Top, db).unwrap()[0].slot();
+        quiet(&mut g);
+        g.take_from_zone(warcaller);
+        assert!(!g.sba_quiet);
     }
 }

@@ -122,6 +122,11 @@ impl Object {
     /// (`CardDef::entry`).
     pub const ENTRY: u16 = 32768;
 
+    /// What makes a permanent's coming or going matter to the state-based actions about
+    /// permanents (CR 704.5f-i, 704.5q): it is a creature or planeswalker they look at, or it
+    /// may have a static ability changing others' toughness. (Its counters are watched apart.)
+    pub const SBA_WATCHED: u16 = Object::CREATURE_OR_PLANESWALKER | Object::HAS_STATICS;
+
     /// The [`Object::flags`] of all these definitions, or-ed together.
     pub fn flags_of_all<'a>(defs: impl IntoIterator<Item = &'a std::sync::Arc<crate::card::CardDef>>) -> u16 {
         defs.into_iter().fold(0, |f, d| f | Object::flags_of(d))

@@ -768,7 +768,9 @@ pub struct EntersWithCounters {
     pub condition: Option<Condition>,
 }
 
-/// Characteristic-defining power and toughness.
+/// Characteristic-defining power and toughness. (State-based actions skip their check while
+/// nothing they read changes: one counting a zone other than graveyards must make that zone's
+/// changes clear `Game::sba_quiet`, as `Game::toughness_counts_graveyards` does.)
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PowerToughness {

@@ -316,7 +316,7 @@ impl Game {
         o.kind = ObjectKind::Ceased;
         o.zone = crate::zone::Zone { kind: ZoneKind::Outside, player: o.owner };
         if !self.object_counters.is_empty() {
-            self.object_counters.retain(|(s, _)| *s != slot);
+            self.drop_counters(slot);
         }
         if !self.stickers.is_empty() {
             self.stickers.retain(|(s, _)| *s != slot);

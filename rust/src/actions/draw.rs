@@ -41,6 +41,7 @@ impl Game {
             }
             None => {
                 self.players[p as usize].drew_from_empty = true;
+                self.sba_quiet = false;
                 self.log.push_with(|| Event::DrewFromEmptyLibrary { player: p });
                 None
             }

@@ -176,6 +176,7 @@ impl Game {
         }
         st.library.truncate(start);
         st.stats.milled += k as u32;
+        self.sba_quiet &= k == 0 || !self.toughness_counts_graveyards();
         if self.known_in_library[p as usize] > 0 {
             // Public now: what anyone knew of them in the library is dropped, and the
             // library's count of known cards follows.
@@ -188,7 +189,9 @@ impl Game {
         if !self.object_counters.is_empty() {
             // CR 122.2
             let gone = &self.players[p as usize].graveyard[first..];
+            let had = self.object_counters.len();
             self.object_counters.retain(|(s, _)| !gone.contains(s));
+            self.sba_quiet &= self.object_counters.len() == had;
         }
         if self.log.recording && k > 0 {
             std::sync::Arc::make_mut(&mut self.log.events).push(Event::Milled { player: p, cards: milled.clone() });
