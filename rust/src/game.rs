@@ -1892,11 +1892,10 @@ impl Game {
         }
     }
 
-    /// The object in `slot` loses its counters, if it has any (CR 122.2).
+    /// The object in `slot` loses its counters, if it has any (CR 122.2). (No state-based
+    /// action can follow: a permanent whose counters matter is watched as it leaves.)
     pub(crate) fn drop_counters(&mut self, slot: u32) {
-        let had = self.object_counters.len();
         self.object_counters.retain(|(s, _)| *s != slot);
-        self.sba_quiet &= self.object_counters.len() == had;
     }
 
     /// Whether a creature's toughness may count the cards in a graveyard: one with a

@@ -189,9 +189,7 @@ impl Game {
         if !self.object_counters.is_empty() {
             // CR 122.2
             let gone = &self.players[p as usize].graveyard[first..];
-            let had = self.object_counters.len();
             self.object_counters.retain(|(s, _)| !gone.contains(s));
-            self.sba_quiet &= self.object_counters.len() == had;
         }
         if self.log.recording && k > 0 {
             std::sync::Arc::make_mut(&mut self.log.events).push(Event::Milled { player: p, cards: milled.clone() });
