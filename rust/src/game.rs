@@ -1373,6 +1373,9 @@ impl Game {
     /// counters annihilating), all at once and again until none applies (CR 704.3), and ends
     /// the game when at most one player remains (CR 104.2a, 104.4a). Returns whether any was
     /// performed. (The legend rule, which asks a decision, is applied apart.)
+    // Inlined: it runs before every priority and usually stops at its first test, which a
+    // call would cost more than; the check itself is apart.
+    #[inline]
     pub fn check_state_based_actions(&mut self) -> bool {
         self.unchecked_setup = false;
         #[cfg(test)]
@@ -1380,6 +1383,13 @@ impl Game {
         if self.sba_quiet || self.outcome.is_some() {
             return false;
         }
+        self.check_since_changed()
+    }
+
+    /// [`Game::check_state_based_actions`] after something changed since the last check found
+    /// nothing.
+    #[inline(never)]
+    fn check_since_changed(&mut self) -> bool {
         // Having found nothing, a check finds nothing again until something changes.
         let performed = !self.nothing_to_check() && self.perform_state_based_actions();
         self.sba_quiet = !performed;
@@ -1746,12 +1756,19 @@ impl Game {
     /// Gives `p` control of the object in `slot` (CR 108.4). Past its making (and
     /// [`Object::become_new`], which runs out of every zone) an object's controller changes
     /// only here, so the mana sources indexed by controller follow it.
+    // Inlined: every spell cast and permanent entering sets its controller, usually its
+    // owner, already its controller; the change itself is apart.
+    #[inline]
     pub(crate) fn set_controller(&mut self, slot: u32, p: u8) {
+        if self.objects[slot as usize].controller != p {
+            self.change_controller(slot, p);
+        }
+    }
+
+    #[inline(never)]
+    fn change_controller(&mut self, slot: u32, p: u8) {
         let o = &mut self.objects[slot as usize];
         let was = o.controller;
-        if was == p {
-            return;
-        }
         o.controller = p;
         self.sba_quiet = false;
         if o.zone.kind == ZoneKind::Battlefield && o.flags & Object::HAS_MANA != 0 {
