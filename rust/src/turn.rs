@@ -107,10 +107,20 @@ impl Step {
     /// attacking creatures (combat arrives later) the declare blockers and combat damage steps
     /// are skipped (CR 508.8): they don't begin at all.
     fn next(self) -> Option<Step> {
-        match Step::ALL.get(self as usize + 1).copied()? {
-            Step::DeclareBlockers | Step::CombatDamage => Some(Step::EndCombat),
-            next => Some(next),
-        }
+        // Looked up: asked several times a step.
+        const NEXT: [Option<Step>; 12] = {
+            let mut next = [None; 12];
+            let mut i = 0;
+            while i + 1 < Step::ALL.len() {
+                next[i] = match Step::ALL[i + 1] {
+                    Step::DeclareBlockers | Step::CombatDamage => Some(Step::EndCombat),
+                    s => Some(s),
+                };
+                i += 1;
+            }
+            next
+        };
+        NEXT[self as usize]
     }
 }
 
@@ -446,6 +456,10 @@ impl Game {
     /// The next player in turn order who is still in the game.
     pub(crate) fn next_live_player(&self, p: u8) -> u8 {
         let n = self.players.len() as u8;
+        if self.losers.is_empty() {
+            // Everyone is in the game (each loser is listed among the losers).
+            return if p + 1 == n { 0 } else { p + 1 };
+        }
         let mut q = p;
         loop {
             // Wrapped by a compare, not `% n`: a division on every pass costs more.
@@ -554,6 +568,18 @@ mod unattended_tests {
         }
         assert_eq!((g.turn, g.step), (5, Step::Draw)); // the last card drawn on turn 3
         assert_eq!(g.outcome().unwrap().losers, vec![(0, LossReason::EmptyLibrary)]);
+    }
+
+    // Turn order passes over a player who has lost (CR 800.4a), from any seat, however many
+    // remain; with nobody out it is the next seat.
+    #[test]
+    fn the_next_player_skips_those_who_have_lost() {
+        let mut g = Game::new(4, 1).unwrap();
+        assert_eq!([0, 1, 2, 3].map(|p| g.next_live_player(p)), [1, 2, 3, 0]);
+        g.concede(1).unwrap();
+        assert_eq!([0, 2, 3].map(|p| g.next_live_player(p)), [2, 3, 0]);
+        g.concede(0).unwrap();
+        assert_eq!([2, 3].map(|p| g.next_live_player(p)), [3, 2]);
     }
 
     /// The example decks' lists (`mtgsim.EXAMPLE_DECKS`).
