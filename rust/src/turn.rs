@@ -536,12 +536,13 @@ impl Game {
         // permanents untap (CR 502.3). What these trigger waits for the upkeep, since nobody
         // gets priority in the untap step (CR 502.4).
         self.fire(crate::trigger::TriggerEvent::StepBegan { step: Step::Untap });
-        for k in 0..self.battlefield.len() {
-            let slot = self.battlefield[k];
-            let o = &self.objects[slot as usize];
-            if o.controller == active && o.tapped {
-                self.untap(slot);
-            }
+        // Untapping only queues what it triggers: the battlefield stays as it is, so the scan
+        // for the next permanent to untap reads on from the last, in a loop of reads alone.
+        let mut k = 0;
+        while let Some(i) = self.battlefield[k..].iter().position(|&s| self.objects[s as usize].controller == active && self.objects[s as usize].tapped) {
+            k += i;
+            self.untap(self.battlefield[k]);
+            k += 1;
         }
     }
 }
