@@ -533,6 +533,7 @@ pub fn covered_symbols(symbols: &[ManaSymbol], x: u32, have: &[u64; 6]) -> Optio
 }
 
 /// Whether mana of these amounts by type covers `need` of each type and then `generic`.
+#[inline]
 pub(crate) fn fits(need: &[u64; 6], generic: u64, have: &[u64; 6]) -> bool {
     let mut spare = 0u64;
     for t in 0..6 {

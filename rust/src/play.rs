@@ -292,7 +292,14 @@ impl Game {
             if supply.most.is_some_and(|most| def.least_mana > most) {
                 continue; // more than all the mana they could make, whatever it costs exactly
             }
-            if self.could_cast(p, slot, Some(supply)) && visit(PriorityAction::Cast { card: self.id_of(slot) }) {
+            // Most cards: no target or discard to find, and their own cost (no static changing
+            // it; a card in hand is never cast with flashback) counted against the supply —
+            // what `could_cast` comes to for them, without the call.
+            let counted = match (supply.plain_costs && def.rules.targets.is_empty() && def.rules.additional_discard.is_none(), &supply.by_type, &def.plain_needs) {
+                (true, Some(have), Some((need, generic))) => crate::payment::fits(need, *generic, have),
+                _ => self.could_cast(p, slot, Some(supply)),
+            };
+            if counted && visit(PriorityAction::Cast { card: self.id_of(slot) }) {
                 return;
             }
         }
@@ -638,6 +645,50 @@ mod tests {
     use crate::game::Game;
     use crate::policy::Policy;
     use crate::zone::{Position, ZoneKind};
+
+    #[test]
+    fn the_spells_offered_are_those_the_general_test_finds_castable() {
+        // What the priority actions offer to cast from hand (counted against the supply, by the
+        // card's own cost when nothing could change it) is what `could_cast` finds working the
+        // cost out and asking the payment solver: for every built-in card, alone in hand (an
+        // additional discard has nothing to discard) or with an Island, with none to seven lands
+        // untapped, with and without The Water Crystal (blue spells cost {1} less). Counterspell
+        // and Ertai's Trickery have no spell to target; Unexpected Windfall needs a discard.
+        let db = CardDb::builtin();
+        let names: Vec<String> = db.iter().filter(|d| !d.token && !d.is(crate::card::CardType::Land)).map(|d| d.name.to_string()).collect();
+        let (mut offered, mut refused) = (0, 0);
+        for crystal in [false, true] {
+            for untapped in 0..=7 {
+                for with_island in [false, true] {
+                    for name in &names {
+                        let mut g = Game::new(2, 1).unwrap();
+                        g.set_recording(false);
+                        let lands = g.add_cards(0, ZoneKind::Battlefield, &["Mountain", "Island", "Mountain", "Island", "Swamp", "Forest", "Plains"], Position::Top, db).unwrap();
+                        for (i, &land) in lands.iter().enumerate() {
+                            g.set_tapped(land, i >= untapped).unwrap();
+                        }
+                        if crystal {
+                            g.add_cards(0, ZoneKind::Battlefield, &["The Water Crystal"], Position::Top, db).unwrap();
+                        }
+                        if with_island {
+                            g.add_cards(0, ZoneKind::Hand, &["Island"], Position::Top, db).unwrap();
+                        }
+                        let card = g.add_cards(0, ZoneKind::Hand, &[name.as_str()], Position::Top, db).unwrap()[0];
+                        assert!(g.step.is_main() && g.active == 0 && g.stack.is_empty() && g.priority == Some(0));
+                        let expected = g.could_cast(0, card.slot(), None);
+                        let actions = g.priority_actions(0);
+                        assert_eq!(actions.contains(&super::PriorityAction::Cast { card }), expected, "{name}, {untapped} untapped, crystal: {crystal}, island: {with_island}");
+                        if expected {
+                            offered += 1;
+                        } else {
+                            refused += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(offered > 0 && refused > 0);
+    }
 
     #[test]
     fn a_cast_that_cant_be_paid_after_its_choices_is_taken_back() {
