@@ -203,8 +203,12 @@ impl crate::game::Game {
         };
         // Only a +N or 0 loyalty ability (sorcery speed, CR 606.3) or, when it wants to, cycling
         // are worth asking whether they could be activated.
-        let considers = |a: &crate::rules::ActivatedAbility| a.cost.loyalty.is_some_and(|l| l >= 0) || (a.cycling && wants_to_cycle());
-        let (mut loyalty, mut cycling) = (None, None);
+        // Once it has a cycling to make, later ones would change nothing (unless they are
+        // loyalty abilities, taken before it): those aren't asked about.
+        let cycling = std::cell::Cell::new(None);
+        let considers =
+            |a: &crate::rules::ActivatedAbility| a.cost.loyalty.is_some_and(|l| l >= 0) || (a.cycling && (cycling.get().is_none() || a.cost.loyalty.is_some()) && wants_to_cycle());
+        let mut loyalty = None;
         let mut chosen = None;
         self.visit_priority_actions(p, sorcery_time.then_some(&considers as &dyn Fn(&crate::rules::ActivatedAbility) -> bool), |a| {
             if !allowed(&a) {
@@ -221,15 +225,15 @@ impl crate::game::Game {
                         loyalty = Some(a);
                         return true; // before any cycling
                     }
-                    if cycling.is_none() && self.goldfish_would_cycle(p, ability) {
-                        cycling = Some(a);
+                    if cycling.get().is_none() && self.goldfish_would_cycle(p, ability) {
+                        cycling.set(Some(a));
                     }
                     false
                 }
                 PriorityAction::Pass => false,
             }
         });
-        chosen.or(loyalty).or(cycling).unwrap_or(PriorityAction::Pass)
+        chosen.or(loyalty).or(cycling.get()).unwrap_or(PriorityAction::Pass)
     }
 
     /// Whether the goldfish would pay for this cycling: not with its last life (Street Wraith
@@ -260,6 +264,49 @@ impl crate::game::Game {
                 Some(Answer::Scry { top, bottom })
             }
             _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::card::CardDb;
+    use crate::game::Game;
+    use crate::play::PriorityAction;
+    use crate::zone::{Position, ZoneKind};
+
+    #[test]
+    fn the_goldfish_cycles_the_first_card_it_would_and_takes_a_loyalty_ability_before() {
+        // Holding no land, the goldfish cycles (CR 702.29): the first card it would cycle, not
+        // the first it could (Street Wraith at 2 life isn't: that pays its last life). A loyalty
+        // ability it could activate comes first (CR 606.3), even one found after a cycling and
+        // even a cycling one: Jace's +1, and a walker's "cycling" -1.
+        let db = CardDb::from_json(&{
+            let mut file: serde_json::Value = serde_json::from_str(include_str!("../data/cards.json")).unwrap();
+            file["cards"].as_array_mut().unwrap().push(serde_json::json!({"name": "Cycling Walker", "mana_cost": "{3}", "type_line": "Planeswalker — Test", "loyalty": "3",
+                    "rules": {"activated": [{"cost": {"loyalty": -1}, "cycling": true, "effects": [{"draw": {"count": 1}}]}]}}));
+            file.to_string()
+        })
+        .unwrap();
+        for (life, walker) in [(20, None), (2, None), (20, Some("Jace, Wielder of Mysteries")), (20, Some("Cycling Walker"))] {
+            let mut g = Game::new(2, 1).unwrap();
+            g.add_cards(0, ZoneKind::Library, &["Island"; 5], Position::Top, &db).unwrap();
+            g.add_cards(0, ZoneKind::Battlefield, &["Island"; 2], Position::Top, &db).unwrap();
+            let hand = g.add_cards(0, ZoneKind::Hand, &["Street Wraith", "Lórien Revealed"], Position::Top, &db).unwrap();
+            g.players[0].life = life;
+            let walker = walker.map(|name| {
+                let w = g.add_cards(0, ZoneKind::Battlefield, &[name], Position::Top, &db).unwrap()[0];
+                g.put_counters(w.slot(), "loyalty", 3).unwrap();
+                w
+            });
+            let expected = match walker {
+                Some(w) => PriorityAction::Activate { source: w, index: 0 },
+                None => {
+                    let card = if life > 2 { hand[0] } else { hand[1] };
+                    PriorityAction::Activate { source: card, index: 0 }
+                }
+            };
+            assert_eq!(g.goldfish_action(0, |_| true), expected, "life {life}, walker {walker:?}");
         }
     }
 }
