@@ -597,7 +597,9 @@ pub fn max_affordable(base: &CostToPay, per_kick: &[ManaSymbol], pool: &ManaPool
     let kick_other: Symbols = per_kick.iter().copied().filter(|s| !matches!(s, ManaSymbol::Generic(_) | ManaSymbol::X)).collect();
     // Where counting decides it (as in `can_pay`), the supply by type is found once, and each
     // n tried is counted against it without building its cost.
-    let counted = simple_needs(&base.symbols, base.x).zip(simple_needs(&kick_other, 0)).zip(supply(pool, sources.iter().cloned()).1);
+    // (The total, all the pool and sources make, bounds the kicks below.)
+    let (total, by_type) = supply(pool, sources.iter().cloned());
+    let counted = simple_needs(&base.symbols, base.x).zip(simple_needs(&kick_other, 0)).zip(by_type);
     let payable = |n: u64| {
         if let Some((((base_need, base_generic), (kick_need, _)), have)) = &counted {
             let need = std::array::from_fn(|t| base_need[t] + n * kick_need[t]);
@@ -623,8 +625,24 @@ pub fn max_affordable(base: &CostToPay, per_kick: &[ManaSymbol], pool: &ManaPool
     if per_min == 0 || cap == 0 {
         return cap;
     }
-    let supply = pool.total() + sources.iter().map(|s| s.amount as u64).sum::<u64>() + base.life_available.max(0) as u64 / 2;
+    let supply = total + base.life_available.max(0) as u64 / 2;
     let (mut lo, mut hi) = (0u64, (cap as u64).min(supply / per_min));
+    if let Some((((base_need, base_generic), (kick_need, _)), have)) = &counted {
+        // Counted, the largest n that fits is worked out rather than searched for (what the
+        // search below finds is the smaller of it and `hi`): each type keeps what the base
+        // leaves of it for the kicks' symbols of it, and all that the base leaves, less those
+        // symbols, pays the generic parts. (`fits` held for n = 0: nothing underflows. Each
+        // kick's symbols are all counted here, so `per_min` is what one kick takes.)
+        let (mut most, mut spare) = (hi, 0u64);
+        for t in 0..6 {
+            let left = have[t] - base_need[t];
+            spare += left;
+            if let Some(kicks) = left.checked_div(kick_need[t]) {
+                most = most.min(kicks);
+            }
+        }
+        return most.min((spare - base_generic) / per_min) as u32;
+    }
     // Payability is monotone in n (dropping symbols from a payable cost leaves it payable).
     while lo < hi {
         let mid = lo + (hi - lo).div_ceil(2);
