@@ -1739,7 +1739,12 @@ impl Game {
         // Most moves take the top card, which is the last element. One already taken (a
         // token ceasing as it leaves, say) changes nothing more.
         let Some(i) = v.iter().rposition(|&s| s == slot) else { return z };
-        v.remove(i);
+        // The top one popped: `remove` would shift nothing, through a call that copies nothing.
+        if i + 1 == v.len() {
+            v.pop();
+        } else {
+            v.remove(i);
+        }
         match z.kind {
             ZoneKind::Battlefield => {
                 let o = &self.objects[slot as usize];

@@ -238,6 +238,10 @@ impl Game {
     /// Removes a spell's (or ability's) entry from the stack; returns its item.
     pub(crate) fn take_stack_item(&mut self, slot: u32) -> Option<StackItem> {
         let i = self.stack_items.iter().rposition(|it| it.slot == slot)?;
+        // Most often the top item: popped, as `remove` would shift nothing (through a call).
+        if i + 1 == self.stack_items.len() {
+            return self.stack_items.pop();
+        }
         Some(self.stack_items.remove(i))
     }
 
