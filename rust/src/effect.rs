@@ -268,7 +268,9 @@ impl EffectProc {
 
     /// Steps a new proc its maker would push for the run loop to step next (as
     /// [`Frame::take_over`]), boxing it only if it has to wait: most instructions run to the
-    /// end, or hand over to one last frame, without ever being put aside.
+    /// end, or hand over to one last frame, without ever being put aside. Inlined into the
+    /// resolution making it, so the proc is followed where it was built, not copied first.
+    #[inline(always)]
     pub(crate) fn take_over(mut self, g: &mut Game) -> Step {
         if g.outcome.is_some() {
             return Frame::Effect(Box::new(self)).take_over(g);
