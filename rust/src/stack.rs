@@ -391,3 +391,34 @@ pub(crate) fn condition_on_cast(c: &Condition, cast: &CastInfo) -> bool {
         Condition::TargetKicked(_) | Condition::YourLibraryEmpty | Condition::YouDid | Condition::RememberedIs(_) => false,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::card::CardDb;
+    use crate::casting::CastOptions;
+    use crate::game::{Game, Progress};
+    use crate::zone::{Position, ZoneKind};
+
+    #[test]
+    fn a_spell_leaving_from_under_the_top_takes_its_own_item_only() {
+        // CR 405.2, 701.6a: countering the first of two spells on the stack takes that spell's
+        // item (the top one is popped, any other removed from where it is); the spell cast
+        // last stays on top with its own.
+        let db = CardDb::builtin();
+        let mut g = Game::new(2, 1).unwrap();
+        g.add_cards(0, ZoneKind::Battlefield, &["Island"; 2], Position::Top, db).unwrap();
+        let hand = g.add_cards(0, ZoneKind::Hand, &["Mystical Tutor"; 2], Position::Top, db).unwrap();
+        let mut spells = Vec::new();
+        for card in hand {
+            let Progress::Done(out) = g.cast(card, CastOptions::default()).unwrap() else { panic!("cast at once") };
+            spells.push(out[0]);
+        }
+        let slots: Vec<u32> = g.stack_items.iter().map(|it| it.slot).collect();
+        assert_eq!(slots, [spells[0].slot(), spells[1].slot()]);
+        g.counter_spell(spells[0].slot());
+        let slots: Vec<u32> = g.stack_items.iter().map(|it| it.slot).collect();
+        assert_eq!(slots, [spells[1].slot()]);
+        assert_eq!(g.objects[spells[0].slot() as usize].zone.kind, ZoneKind::Graveyard);
+        assert_eq!(g.objects[spells[1].slot() as usize].zone.kind, ZoneKind::Stack);
+    }
+}
