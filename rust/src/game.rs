@@ -1770,6 +1770,7 @@ impl Game {
         }
     }
 
+    /// [`Game::set_controller`] to a player other than the controller.
     #[inline(never)]
     fn change_controller(&mut self, slot: u32, p: u8) {
         let o = &mut self.objects[slot as usize];
