@@ -581,10 +581,20 @@ impl Game {
                     // casts nothing and so never fails back to it.
                     self.pass_by(p);
                 }
-                let progress = self.end_step(unseen)?;
+                let (progress, played_on) = self.end_step(unseen, on.as_deref_mut())?;
+                if played_on {
+                    // The simulation's loop would have gone on from the new turn's upkeep (it
+                    // checked as it would): as then.
+                    (turn, passed_precombat) = (self.turn, false);
+                }
                 settled = self.unattended_and_settled();
                 match self.priority {
                     Some(next) if progress != Progress::Paused && self.turn == turn && self.step.begins_quietly() && settled => p = next,
+                    // A simulation that watches only the turn limit would call again: play goes
+                    // on as it would then (the check below, made here).
+                    Some(next) if progress != Progress::Paused && settled && on.as_mut().is_some_and(|on| !on.reached(self) && !on.one_too_many(self)) => {
+                        (p, turn, passed_precombat) = (next, self.turn, false);
+                    }
                     _ => break 'action progress,
                 }
                 continue 'play;

@@ -278,19 +278,23 @@ impl Game {
     /// can't fail, so it runs outside frames (what the advance frame would do, stepped at once).
     /// With `unseen` ([`Game::goldfish_pass_unseen`]), a next step of this turn that begins
     /// quietly, isn't a main phase and triggers nothing ends as it began, and the game goes on
-    /// to the one after.
-    pub(crate) fn end_step(&mut self, unseen: bool) -> Result<Progress> {
+    /// to the one after. With `on` too, so do the next turn's upkeep and draw step, when the
+    /// simulation would play on from them and nobody has an instant or flash card to look at;
+    /// true with the progress if play went on into a new turn so.
+    pub(crate) fn end_step(&mut self, unseen: bool, mut on: Option<&mut crate::play::PlayOn>) -> Result<(Progress, bool)> {
         if !self.unattended || self.unchecked_setup {
-            return self.perform_from(|g| {
+            let progress = self.perform_from(|g| {
                 let done = AdvanceProc::new().step(g);
                 debug_assert!(matches!(done, FrameStep::Done), "an advance pushes the work it waits for");
-            });
+            })?;
+            return Ok((progress, false));
         }
         // Unattended: the action as `perform_from` would do it, with a next step of this turn
         // that has no turn-based action begun without the advance frame. (A cleanup step,
         // where players got priority, has no next: another cleanup step follows, CR 514.3a.)
         self.output.clear();
         let turn = self.turn;
+        let mut played_on = false;
         loop {
             match self.step.next().filter(|s| s.begins_quietly()) {
                 Some(next) => {
@@ -316,22 +320,50 @@ impl Game {
             // nothing (CR 514.3a). So the check before the next priority is skipped, and with
             // no trigger, no legend rule and no frame waiting, so is the rest of the run.
             if !self.step.begins_quietly() || !self.frames.is_empty() {
-                return self.run();
+                let progress = self.run()?;
+                // After the draw and the check it needs (CR 504.1, 117.5), the draw step's
+                // round, as the simulation's loop would go on to make it; not with what
+                // triggered put on the stack.
+                if !(unseen && self.step == Step::Draw && progress != Progress::Paused && self.stack.is_empty() && self.new_turn_passes_unseen(&mut on)) {
+                    return Ok((progress, played_on));
+                }
+                (self.passes, self.priority) = (0, None);
+                continue;
             }
             let waiting = !self.pending_triggers.is_empty() || self.legendary_entered;
             self.quiet_pass = waiting; // as the run would leave it, having skipped the check
             if waiting {
-                return self.run();
+                return self.run().map(|progress| (progress, played_on));
             }
             // Every player passed in the step that ended, and all they would look at is as it
             // was then, but for mana pools emptied: in a step of this turn outside their
             // sorcery timing they would pass again. So its round is made at once, leaving
             // nobody with priority, as its last pass would (CR 117.4).
-            if !(unseen && self.turn == turn && !self.step.is_main()) {
-                return Ok(Progress::Done(Vec::new()));
+            if !unseen || self.step.is_main() {
+                return Ok((Progress::Done(Vec::new()), played_on));
+            }
+            if self.turn != turn && !played_on {
+                if !self.new_turn_passes_unseen(&mut on) {
+                    return Ok((Progress::Done(Vec::new()), false));
+                }
+                played_on = true;
             }
             (self.passes, self.priority) = (0, None);
         }
+    }
+
+    /// Whether, in a new turn's upkeep or draw step begun within [`Game::end_step`] with
+    /// nothing waiting, the simulation playing `on` would go on (its check, made here as its
+    /// loop would make it: it stops if the cleanup step's check ended the game) and every
+    /// player would pass without looking: untapping and drawing may have made an instant
+    /// castable that wasn't when they last passed, so none may have one in hand.
+    #[inline(always)]
+    fn new_turn_passes_unseen(&self, on: &mut Option<&mut crate::play::PlayOn>) -> bool {
+        self.fast_in_hand == [0; crate::game::MAX_PLAYERS]
+            && self.frames.is_empty()
+            && self.pending_triggers.is_empty()
+            && !self.legendary_entered
+            && on.as_mut().is_some_and(|on| !on.reached(self) && !on.one_too_many(self))
     }
 
     /// Every player passes in turn, from the one with priority, until the top object of the
@@ -627,6 +659,50 @@ mod unattended_tests {
         // The second pair's games return creatures Astral Slide exiled "at the beginning of
         // the next end step": a step that begins quietly with a delayed trigger to fire.
         assert!(delayed_seen);
+    }
+
+    // A simulation that watches only the turn limit plays on across turns within one call,
+    // making a new turn's upkeep and draw-step rounds of passes at once when nobody has an
+    // instant or flash card in hand to look at. Its games stop at the limit, where the frames'
+    // games are: the example's mill deck holds Joint Exploration, an instant the goldfish casts
+    // in those steps when it can, drawn or kept. A third deck's card triggers in the draw step,
+    // putting its ability on the stack there, to resolve before that step's round ends.
+    #[test]
+    fn a_simulation_playing_on_across_turns_plays_the_games_the_frames_play() {
+        let db = builtin_and(serde_json::json!({
+            "name": "Draw-Step Courier",
+            "mana_cost": "{1}",
+            "type_line": "Artifact",
+            "oracle_text": "At the beginning of your draw step, draw a card.",
+            "rules": {"triggers": [{"when": {"beginning_of": {"step": "draw", "yours": true}}, "effects": [{"draw": {"count": 1}}]}]},
+        }));
+        let mut courier_decks = example_decks();
+        courier_decks[0].splice(0..6, std::iter::repeat_n("Draw-Step Courier".to_string(), 6));
+        for (decks, seeds) in [(example_decks(), 0..30), (astral_slide_decks(), 0..15), (courier_decks, 0..15)] {
+            for seed in seeds {
+                for limit in [4, 9, 41] {
+                    let mut games = [false, true].map(|unattended| {
+                        let mut g = Game::from_decks_played_by(&decks, seed, &Setup::default(), &db, &[Policy::Goldfish, Policy::Goldfish]).unwrap();
+                        g.set_recording(false);
+                        g.unattended = unattended;
+                        g.check_state_based_actions();
+                        g
+                    });
+                    while !(games[0].is_over() || games[0].turn >= limit && games[0].step == Step::Upkeep) {
+                        games[0].play_one().unwrap();
+                    }
+                    let mut on = PlayOn::new(&games[1], limit);
+                    while !(games[1].is_over() || on.reached(&games[1])) {
+                        games[1].play_on(&mut on).unwrap();
+                    }
+                    let seen = games.each_ref().map(|g| {
+                        let zones = g.players.iter().map(|p| (p.life, p.hand.clone(), p.library.clone(), p.graveyard.clone())).collect::<Vec<_>>();
+                        (g.turn, g.step, g.outcome().cloned(), zones, g.battlefield.clone(), g.exile.clone())
+                    });
+                    assert_eq!(seen[1], seen[0], "seed {seed}, limit {limit}");
+                }
+            }
+        }
     }
 
     /// A cycling deck with Astral Slide against the example's creatures.
