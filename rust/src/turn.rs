@@ -108,8 +108,8 @@ impl Step {
     /// are skipped (CR 508.8): they don't begin at all.
     fn next(self) -> Option<Step> {
         // Looked up: asked several times a step.
-        const NEXT: [Option<Step>; 12] = {
-            let mut next = [None; 12];
+        const NEXT: [Option<Step>; Step::ALL.len()] = {
+            let mut next = [None; Step::ALL.len()];
             let mut i = 0;
             while i + 1 < Step::ALL.len() {
                 next[i] = match Step::ALL[i + 1] {
