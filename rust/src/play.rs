@@ -353,6 +353,20 @@ impl Game {
 
     /// What `p` could pay with now (see [`Supply`]).
     fn supply(&self, p: u8) -> Supply {
+        // Most often no card of the game changes what spells cost and `p`'s sources are all
+        // counted as they come and go: the count is the answer, with no walk to set up.
+        let counted = &self.indexed.untapped_mana[p as usize];
+        if self.def_flags & crate::object::Object::COST_STATIC == 0 && counted.others == 0 {
+            let (total, by_type) = crate::payment::supply_counted(&self.players[p as usize].pool, counted);
+            return Supply { most: Some(total.min(u32::MAX as u64) as u32), by_type, plain_costs: true };
+        }
+        self.supply_walked(p)
+    }
+
+    /// [`Game::supply`] when a static ability may change spell costs or a source must be
+    /// looked at.
+    #[inline(never)]
+    fn supply_walked(&self, p: u8) -> Supply {
         // One pass over their static abilities for both (what `plain_costs` finds alone), if
         // any card of the game has one changing what spells cost.
         let (mut reduces, mut changes) = (false, false);
