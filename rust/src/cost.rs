@@ -244,13 +244,20 @@ impl Game {
     /// Activates the mana ability of the source in `slot`, making `ty`, toward a payment.
     fn tap_for_payment(&mut self, p: u8, slot: u32, ty: ManaType) {
         if self.log.recording {
-            // All the mana the ability made (several for, say, a kicked Everflowing Chalice).
-            let amount = self.mana_ability(slot).map_or(1, |(_, n)| n);
-            let source = self.id_of(slot);
-            self.log.push_with(|| Event::ManaAdded { player: p, source, mana: ty.to_string().repeat(amount as usize) });
+            self.log_mana_added(p, slot, ty);
         }
         self.tap_slot(slot, true);
         self.sacrifice_if_mana_ability_says(slot);
+    }
+
+    /// Records the mana the source in `slot` makes toward a payment: all the mana its ability
+    /// makes (several for, say, a kicked Everflowing Chalice). Out of line: most runs record
+    /// nothing, and tapping needn't set up for it.
+    #[inline(never)]
+    fn log_mana_added(&mut self, p: u8, slot: u32, ty: ManaType) {
+        let amount = self.mana_ability(slot).map_or(1, |(_, n)| n);
+        let source = self.id_of(slot);
+        self.log.push_with(|| Event::ManaAdded { player: p, source, mana: ty.to_string().repeat(amount as usize) });
     }
 
     /// Taps a permanent for mana outside of a payment (CR 605.3a): the mana goes to the pool.
