@@ -259,6 +259,8 @@ impl Game {
 
     /// Why `p` may not begin this activation now, if they may not: the test alone, with no
     /// message built, since the goldfish asks it of every ability on every priority.
+    /// Inlined: its callers look at little else, and a call costs about what the test does.
+    #[inline(always)]
     fn activation_refusal(&self, p: u8, slot: u32, ability: &ActivatedAbility) -> Option<Refusal> {
         let o = self.objects[slot as usize];
         let (ok_zone, whose) = match ability.zone {
