@@ -671,18 +671,24 @@ impl CastProc {
                 Stage::Pay => {
                     if !self.asked && self.opts.payment.is_none() && g.seats[self.caster as usize].auto_pay {
                         // Paid automatically (what `pay_outcome` finds then). A plain cost was
-                        // counted by type with its definition, so where counting decides the
-                        // payment its symbols aren't copied and counted again, nor (most often)
-                        // the sources listed, nor the payment built: it is paid as found.
+                        // counted by type with its definition, so its symbols aren't copied and
+                        // counted again; any other (kicked, say) is counted from its total. Where
+                        // counting decides the payment (as `solve` first tries), the sources
+                        // aren't listed (most often), nor the payment built: it is paid as found.
                         let def = &g.defs[self.def as usize];
-                        let counted = def.plain_needs.filter(|_| self.plain(def, &self.kicks, self.x));
+                        let worked_out = (!self.plain(def, &self.kicks, self.x)).then(|| self.cost_to_pay(g, &self.kicks, self.x));
+                        let counted = match &worked_out {
+                            None => def.plain_needs,
+                            Some(cost) => crate::payment::simple_needs(&cost.symbols, cost.x),
+                        };
                         let paid = match counted.and_then(|(need, generic)| g.pay_counted_in_place(self.caster, &need, generic)) {
                             Some(true) => return self.paid(g),
                             Some(false) => None,
                             None => {
                                 let mut sources = std::mem::take(&mut g.source_buf);
                                 g.fill_mana_sources(self.caster, &mut sources);
-                                let paid = solve(&self.cost_to_pay(g, &self.kicks, self.x), &g.players[self.caster as usize].pool, &sources);
+                                let cost = worked_out.unwrap_or_else(|| self.cost_to_pay(g, &self.kicks, self.x));
+                                let paid = solve(&cost, &g.players[self.caster as usize].pool, &sources);
                                 g.source_buf = sources;
                                 paid
                             }
@@ -1024,6 +1030,61 @@ mod tests {
             }
         }
         assert!(skipped > 20 && walked > 20, "{skipped} {walked}");
+    }
+
+    #[test]
+    fn a_kicked_cast_paid_automatically_pays_what_the_solver_finds() {
+        // CR 601.2f–h, 702.33: a kicked spell's total cost, paid automatically, taps the
+        // sources and leaves the pool as the payment `solve` finds for it from the listed
+        // sources does — counted and paid in place where counting decides it, solved where a
+        // land has a choice — and a cost they can't pay casts nothing: for every built-in card
+        // with kicker, kicked once (twice for a multikicker), whichever lands are untapped and
+        // whatever the pool holds.
+        let db = CardDb::builtin();
+        let kicked: Vec<&std::sync::Arc<CardDef>> = db.iter().filter(|d| !d.token && !d.rules.kicker.is_empty()).collect();
+        let names = ["Plains", "Island", "Swamp", "Mountain", "Forest", "Wastes", "Canyon Slough"];
+        let mut rng = crate::rng::Rng::new(0x6b1c);
+        let (mut paid, mut refused) = (0, 0);
+        for round in 0..600 {
+            let def = kicked[round % kicked.len()];
+            let mut g = Game::new(2, 1).unwrap();
+            g.set_policy(0, Policy::First).unwrap();
+            g.set_policy(1, Policy::First).unwrap();
+            let kinds = if round % 3 == 0 { 7 } else { 6 };
+            let lands: Vec<&str> = (0..rng.below(11)).map(|_| names[rng.below(kinds) as usize]).collect();
+            let lands = g.add_cards(0, ZoneKind::Battlefield, &lands, Position::Top, db).unwrap();
+            for &land in &lands {
+                if rng.below(4) == 0 {
+                    g.set_tapped(land, true).unwrap();
+                }
+            }
+            for _ in 0..rng.below(3) {
+                g.players[0].pool.add(crate::payment::ManaType::ALL[rng.below(6) as usize], 1);
+            }
+            let card = g.add_cards(0, ZoneKind::Hand, &[&*def.name], Position::Top, db).unwrap()[0];
+            let kicks = vec![if def.rules.kicker[0].multi { 2 } else { 1 }];
+            let mut expected = g.clone();
+            let (_, cost) = expected.total_cost_of(card, &kicks, 0).unwrap();
+            let payment = solve(&cost, &expected.players[0].pool, &expected.mana_sources(0));
+            let before = g.save_json();
+            let cast = g.cast(card, CastOptions { kicks: Some(kicks), ..Default::default() });
+            match payment {
+                Some(payment) => {
+                    cast.unwrap_or_else(|e| panic!("{}: {e}", def.name));
+                    expected.execute_payment(0, &payment);
+                    let tapped = |g: &Game| lands.iter().map(|l| g.objects[l.slot() as usize].tapped).collect::<Vec<_>>();
+                    assert_eq!(tapped(&g), tapped(&expected), "{} {lands:?}", def.name);
+                    assert_eq!(g.players[0].pool, expected.players[0].pool, "{}", def.name);
+                    paid += 1;
+                }
+                None => {
+                    assert!(matches!(cast, Err(Error::CannotPay(_))), "{}: {cast:?}", def.name);
+                    assert_eq!(g.save_json(), before, "{}", def.name);
+                    refused += 1;
+                }
+            }
+        }
+        assert!(paid > 100 && refused > 100, "{paid} {refused}");
     }
 
     #[test]
