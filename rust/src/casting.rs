@@ -529,18 +529,30 @@ impl CastProc {
                     let multi = kicker.multi;
                     let cap = if multi { MAX_ANNOUNCED } else { 1 };
                     let pool = &g.players[self.caster as usize].pool;
-                    let mut base = self.cost_to_pay(g, &self.kicks, 0);
                     let mut max = if multi {
+                        let base = self.cost_to_pay(g, &self.kicks, 0);
                         g.fill_mana_sources(self.caster, &mut sources);
                         max_affordable(&base, kicker.cost.symbols(), pool, &sources, cap)
                     } else {
                         // Paid once at most: `max_affordable` answers 1 exactly when the cost with
                         // the kick can be paid (which needs the cost without it payable, and as
-                        // much mana or life as the kick takes), so only that is asked.
-                        base.symbols.extend_from_slice(kicker.cost.symbols());
-                        let payable = g.mana_payable_counted(self.caster, &base.symbols, base.x, None).unwrap_or_else(|| {
-                            g.fill_mana_sources(self.caster, &mut sources);
-                            crate::payment::can_pay(&base, pool, sources.iter().cloned())
+                        // much mana or life as the kick takes), so only that is asked. With
+                        // nothing announced yet changing the cost, it is the card's plain cost,
+                        // counted with its definition: the kick's count is added to that.
+                        let def = &g.defs[self.def as usize];
+                        let counted = match (self.plain(def, &self.kicks, 0), def.plain_needs, crate::payment::simple_needs(kicker.cost.symbols(), 0)) {
+                            (true, Some((need, generic)), Some((kick, kick_generic))) => {
+                                g.count_supply(self.caster, None).1.map(|have| crate::payment::fits(&std::array::from_fn(|t| need[t] + kick[t]), generic + kick_generic, &have))
+                            }
+                            _ => None,
+                        };
+                        let payable = counted.unwrap_or_else(|| {
+                            let mut base = self.cost_to_pay(g, &self.kicks, 0);
+                            base.symbols.extend_from_slice(kicker.cost.symbols());
+                            g.mana_payable_counted(self.caster, &base.symbols, base.x, None).unwrap_or_else(|| {
+                                g.fill_mana_sources(self.caster, &mut sources);
+                                crate::payment::can_pay(&base, pool, sources.iter().cloned())
+                            })
                         });
                         u32::from(payable)
                     };
@@ -1085,6 +1097,50 @@ mod tests {
             }
         }
         assert!(paid > 100 && refused > 100, "{paid} {refused}");
+    }
+
+    #[test]
+    fn a_kick_is_offered_exactly_when_the_cost_with_it_can_be_paid() {
+        // CR 601.2b, 702.33: the caster is asked whether to kick a spell (kicker, not
+        // multikicker) exactly when its total cost with the kick can be paid — counted where
+        // counting decides it, solved where a land has a choice: for every built-in card with
+        // kicker, whichever lands are untapped and whatever the pool holds, with and without
+        // The Water Crystal (blue spells cost {1} less).
+        let db = CardDb::builtin();
+        let kicked: Vec<&std::sync::Arc<CardDef>> = db.iter().filter(|d| !d.token && d.rules.kicker.first().is_some_and(|k| !k.multi)).collect();
+        let names = ["Plains", "Island", "Swamp", "Mountain", "Forest", "Wastes", "Canyon Slough"];
+        let mut rng = crate::rng::Rng::new(0x0ff3);
+        let (mut offered, mut not) = (0, 0);
+        for round in 0..600 {
+            let def = kicked[round % kicked.len()];
+            let mut g = Game::new(2, 1).unwrap();
+            g.set_policy(0, Policy::Manual).unwrap();
+            let kinds = if round % 3 == 0 { 7 } else { 6 };
+            let lands: Vec<&str> = (0..rng.below(11)).map(|_| names[rng.below(kinds) as usize]).collect();
+            for land in g.add_cards(0, ZoneKind::Battlefield, &lands, Position::Top, db).unwrap() {
+                if rng.below(4) == 0 {
+                    g.set_tapped(land, true).unwrap();
+                }
+            }
+            if round % 5 == 0 {
+                g.add_cards(0, ZoneKind::Battlefield, &["The Water Crystal"], Position::Top, db).unwrap();
+            }
+            for _ in 0..rng.below(3) {
+                g.players[0].pool.add(crate::payment::ManaType::ALL[rng.below(6) as usize], 1);
+            }
+            let card = g.add_cards(0, ZoneKind::Hand, &[&*def.name], Position::Top, db).unwrap()[0];
+            let (p, with_kick) = g.total_cost_of(card, &[1], 0).unwrap();
+            let expected = g.can_pay_mana(p, &with_kick, None);
+            let cast = g.cast(card, CastOptions::default());
+            let asked = g.pending().is_some_and(|d| matches!(d.purpose, Purpose::Kicker { index: 0 }));
+            assert_eq!(asked, expected, "{} {lands:?} {cast:?} {:?}", def.name, g.pending());
+            if asked {
+                offered += 1;
+            } else {
+                not += 1;
+            }
+        }
+        assert!(offered > 100 && not > 100, "{offered} {not}");
     }
 
     #[test]
