@@ -531,8 +531,13 @@ impl CastProc {
                     let pool = &g.players[self.caster as usize].pool;
                     let mut max = if multi {
                         let base = self.cost_to_pay(g, &self.kicks, 0);
-                        g.fill_mana_sources(self.caster, &mut sources);
-                        max_affordable(&base, kicker.cost.symbols(), pool, &sources, cap)
+                        // Counted (the supply found as `max_affordable` would count it, without
+                        // listing the sources) where counting decides it.
+                        let (total, by_type) = g.count_supply(self.caster, None);
+                        by_type.and_then(|have| crate::payment::max_affordable_counted(&base, kicker.cost.symbols(), total, &have, cap)).unwrap_or_else(|| {
+                            g.fill_mana_sources(self.caster, &mut sources);
+                            max_affordable(&base, kicker.cost.symbols(), pool, &sources, cap)
+                        })
                     } else {
                         // Paid once at most: `max_affordable` answers 1 exactly when the cost with
                         // the kick can be paid (which needs the cost without it payable, and as
@@ -1141,6 +1146,50 @@ mod tests {
             }
         }
         assert!(offered > 100 && not > 100, "{offered} {not}");
+    }
+
+    #[test]
+    fn the_multikicker_offered_is_the_most_the_listed_sources_afford() {
+        // CR 601.2b, 702.33c: a multikicker spell offers as many kicks as its cost with them
+        // can be paid — the supply counted, where counting decides it, as `max_affordable`
+        // finds from the listed sources — and none is asked about when not one can be: for
+        // every built-in card with multikicker, whichever lands are untapped and whatever the
+        // pool holds.
+        let db = CardDb::builtin();
+        let kicked: Vec<&std::sync::Arc<CardDef>> = db.iter().filter(|d| !d.token && d.rules.kicker.first().is_some_and(|k| k.multi)).collect();
+        let names = ["Plains", "Island", "Swamp", "Mountain", "Forest", "Wastes", "Canyon Slough"];
+        let mut rng = crate::rng::Rng::new(0x3a11);
+        let (mut offered, mut not) = (0, 0);
+        for round in 0..600 {
+            let def = kicked[round % kicked.len()];
+            let mut g = Game::new(2, 1).unwrap();
+            g.set_policy(0, Policy::Manual).unwrap();
+            let kinds = if round % 3 == 0 { 7 } else { 6 };
+            let lands: Vec<&str> = (0..rng.below(13)).map(|_| names[rng.below(kinds) as usize]).collect();
+            for land in g.add_cards(0, ZoneKind::Battlefield, &lands, Position::Top, db).unwrap() {
+                if rng.below(4) == 0 {
+                    g.set_tapped(land, true).unwrap();
+                }
+            }
+            for _ in 0..rng.below(3) {
+                g.players[0].pool.add(crate::payment::ManaType::ALL[rng.below(6) as usize], 1);
+            }
+            let card = g.add_cards(0, ZoneKind::Hand, &[&*def.name], Position::Top, db).unwrap()[0];
+            let (p, base) = g.total_cost_of(card, &[], 0).unwrap();
+            let expected = max_affordable(&base, def.rules.kicker[0].cost.symbols(), &g.players[p as usize].pool, &g.mana_sources(p), MAX_ANNOUNCED);
+            let cast = g.cast(card, CastOptions::default());
+            let max = match g.pending() {
+                Some(Decision { purpose: Purpose::Multikicker { index: 0 }, choice: Choice::Number { max, .. }, .. }) => *max,
+                _ => 0,
+            };
+            assert_eq!(max, expected, "{} {lands:?} {cast:?}", def.name);
+            if max > 0 {
+                offered += 1;
+            } else {
+                not += 1;
+            }
+        }
+        assert!(offered > 100 && not > 50, "{offered} {not}");
     }
 
     #[test]

@@ -586,25 +586,15 @@ pub fn solve_with(cost: &CostToPay, pool: &ManaPool, sources: &[ManaSource], cho
 /// `per_kick` uses `base.x` for any `{X}` and `base.life_available` is shared by all copies.
 /// Returns 0 when even `base` can't be paid (check that with [`solve`] first).
 pub fn max_affordable(base: &CostToPay, per_kick: &[ManaSymbol], pool: &ManaPool, sources: &[ManaSource], cap: u32) -> u32 {
-    let kick_generic: u64 = per_kick
-        .iter()
-        .map(|s| match *s {
-            ManaSymbol::Generic(n) => n as u64,
-            ManaSymbol::X => base.x as u64,
-            _ => 0,
-        })
-        .sum();
-    let kick_other: Symbols = per_kick.iter().copied().filter(|s| !matches!(s, ManaSymbol::Generic(_) | ManaSymbol::X)).collect();
-    // Where counting decides it (as in `can_pay`), the supply by type is found once, and each
-    // n tried is counted against it without building its cost.
     // (The total, all the pool and sources make, bounds the kicks below.)
     let (total, by_type) = supply(pool, sources.iter().cloned());
-    let counted = simple_needs(&base.symbols, base.x).zip(simple_needs(&kick_other, 0)).zip(by_type);
+    // Where counting decides it (as in `can_pay`), the supply by type is found once, and the
+    // answer worked out from it.
+    if let Some(n) = by_type.and_then(|have| max_affordable_counted(base, per_kick, total, &have, cap)) {
+        return n;
+    }
+    let (kick_generic, kick_other) = kick_parts(base, per_kick);
     let payable = |n: u64| {
-        if let Some((((base_need, base_generic), (kick_need, _)), have)) = &counted {
-            let need = std::array::from_fn(|t| base_need[t] + n * kick_need[t]);
-            return fits(&need, base_generic + n * kick_generic, have);
-        }
         let mut cost = base.clone();
         let mut generic = kick_generic * n;
         while generic > 0 {
@@ -627,22 +617,6 @@ pub fn max_affordable(base: &CostToPay, per_kick: &[ManaSymbol], pool: &ManaPool
     }
     let supply = total + base.life_available.max(0) as u64 / 2;
     let (mut lo, mut hi) = (0u64, (cap as u64).min(supply / per_min));
-    if let Some((((base_need, base_generic), (kick_need, _)), have)) = &counted {
-        // Counted, the largest n that fits is worked out rather than searched for (what the
-        // search below finds is the smaller of it and `hi`): each type keeps what the base
-        // leaves of it for the kicks' symbols of it, and all that the base leaves, less those
-        // symbols, pays the generic parts. (`fits` held for n = 0: nothing underflows. Each
-        // kick's symbols are all counted here, so `per_min` is what one kick takes.)
-        let (mut most, mut spare) = (hi, 0u64);
-        for t in 0..6 {
-            let left = have[t] - base_need[t];
-            spare += left;
-            if let Some(kicks) = left.checked_div(kick_need[t]) {
-                most = most.min(kicks);
-            }
-        }
-        return most.min((spare - base_generic) / per_min) as u32;
-    }
     // Payability is monotone in n (dropping symbols from a payable cost leaves it payable).
     while lo < hi {
         let mid = lo + (hi - lo).div_ceil(2);
@@ -653,6 +627,52 @@ pub fn max_affordable(base: &CostToPay, per_kick: &[ManaSymbol], pool: &ManaPool
         }
     }
     lo as u32
+}
+
+/// A kick's generic mana (its `{X}` as `base.x`) and its other symbols.
+fn kick_parts(base: &CostToPay, per_kick: &[ManaSymbol]) -> (u64, Symbols) {
+    let kick_generic: u64 = per_kick
+        .iter()
+        .map(|s| match *s {
+            ManaSymbol::Generic(n) => n as u64,
+            ManaSymbol::X => base.x as u64,
+            _ => 0,
+        })
+        .sum();
+    let kick_other: Symbols = per_kick.iter().copied().filter(|s| !matches!(s, ManaSymbol::Generic(_) | ManaSymbol::X)).collect();
+    (kick_generic, kick_other)
+}
+
+/// What [`max_affordable`] answers where counting decides it: the base and the kick have only
+/// symbols [`simple_needs`] counts, and the mana that pays is `have` by type, `total` in all
+/// (what [`supply`] counts when every source makes one type). `None` where counting can't
+/// decide it.
+pub(crate) fn max_affordable_counted(base: &CostToPay, per_kick: &[ManaSymbol], total: u64, have: &[u64; 6], cap: u32) -> Option<u32> {
+    let (kick_generic, kick_other) = kick_parts(base, per_kick);
+    let ((base_need, base_generic), (kick_need, _)) = simple_needs(&base.symbols, base.x).zip(simple_needs(&kick_other, 0))?;
+    if !fits(&base_need, base_generic, have) {
+        return Some(0);
+    }
+    // Each kick needs at least this many units of mana or 2-life payments.
+    let per_min = kick_generic + kick_other.len() as u64;
+    if per_min == 0 || cap == 0 {
+        return Some(cap);
+    }
+    let supply = total + base.life_available.max(0) as u64 / 2;
+    // The largest n that fits is worked out rather than searched for (what a search from 0 up
+    // to the bound the total sets finds is the smaller of it and that bound): each type keeps
+    // what the base leaves of it for the kicks' symbols of it, and all that the base leaves,
+    // less those symbols, pays the generic parts. (`fits` held for n = 0: nothing underflows.
+    // Each kick's symbols are all counted here, so `per_min` is what one kick takes.)
+    let (mut most, mut spare) = ((cap as u64).min(supply / per_min), 0u64);
+    for t in 0..6 {
+        let left = have[t] - base_need[t];
+        spare += left;
+        if let Some(kicks) = left.checked_div(kick_need[t]) {
+            most = most.min(kicks);
+        }
+    }
+    Some(most.min((spare - base_generic) / per_min) as u32)
 }
 
 // ---------------------------------------------------------------------------------------------
