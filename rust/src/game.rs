@@ -249,6 +249,12 @@ pub(crate) struct BattlefieldIndex {
     /// What each player's mana sources on their list give now, counted as they come and go
     /// and tap and untap, so that counting a player's supply needn't walk their list.
     pub untapped_mana: smallvec::SmallVec<[UntappedMana; 2]>,
+    /// The kinds of event ([`crate::trigger::kind`]) the triggered abilities of each player's
+    /// permanents wait for, by controller: an event no permanent waits for needn't be matched
+    /// against any.
+    pub listening: smallvec::SmallVec<[u16; 4]>,
+    /// [`BattlefieldIndex::listening`] of all players, or-ed together.
+    pub listening_any: u16,
 }
 
 /// A player's mana sources counted by type: the untapped ones that give one mana of fixed
@@ -303,6 +309,8 @@ impl Clone for BattlefieldIndex {
             fragile: self.fragile.clone(),
             mana: self.mana.clone(),
             untapped_mana: self.untapped_mana.clone(),
+            listening: self.listening.clone(),
+            listening_any: self.listening_any,
         }
     }
 
@@ -324,16 +332,23 @@ impl Clone for BattlefieldIndex {
             to.extend_from_slice(from);
         }
         self.untapped_mana.clone_from(&src.untapped_mana);
+        self.listening.clone_from(&src.listening);
+        self.listening_any = src.listening_any;
     }
 }
 
 impl BattlefieldIndex {
     /// An empty index for a game of `players` players.
     fn new(players: usize) -> Self {
-        BattlefieldIndex { mana: (0..players).map(|_| IndexList::new()).collect(), untapped_mana: (0..players).map(|_| UntappedMana::default()).collect(), ..Default::default() }
+        BattlefieldIndex {
+            mana: (0..players).map(|_| IndexList::new()).collect(),
+            untapped_mana: (0..players).map(|_| UntappedMana::default()).collect(),
+            listening: smallvec::smallvec![0; players],
+            ..Default::default()
+        }
     }
 
-    fn rebuild(&mut self, battlefield: &[u32], objects: &[Object]) {
+    fn rebuild(&mut self, battlefield: &[u32], objects: &[Object], defs: &[Arc<CardDef>]) {
         self.creatures.clear();
         self.triggers.clear();
         self.statics.clear();
@@ -341,33 +356,67 @@ impl BattlefieldIndex {
         self.fragile.clear();
         self.mana.iter_mut().for_each(|list| list.clear());
         self.untapped_mana.iter_mut().for_each(|count| *count = UntappedMana::default());
+        self.listening.iter_mut().for_each(|kinds| *kinds = 0);
+        self.listening_any = 0;
         for &s in battlefield {
-            self.push(s, &objects[s as usize]);
+            self.push(s, &objects[s as usize], defs);
         }
     }
 
     /// A permanent put after the others on the battlefield.
-    fn push(&mut self, s: u32, o: &Object) {
+    fn push(&mut self, s: u32, o: &Object, defs: &[Arc<CardDef>]) {
         self.edit(o, |list| list.push(s));
         self.count_mana(o, 1);
+        if o.flags & Object::HAS_TRIGGERS != 0 {
+            self.listen(o, defs);
+        }
     }
 
     /// A permanent put before the others on the battlefield.
-    fn push_front(&mut self, s: u32, o: &Object) {
+    fn push_front(&mut self, s: u32, o: &Object, defs: &[Arc<CardDef>]) {
         self.edit(o, |list| list.insert(0, s));
         self.count_mana(o, 1);
+        if o.flags & Object::HAS_TRIGGERS != 0 {
+            self.listen(o, defs);
+        }
     }
 
     /// A permanent that left the battlefield. An object's flags never change while it is
     /// there, and its controller only through [`Game::set_controller`], so they name the lists
     /// it is in.
-    fn remove(&mut self, s: u32, o: &Object) {
+    fn remove(&mut self, s: u32, objects: &[Object], defs: &[Arc<CardDef>]) {
+        let o = &objects[s as usize];
         self.edit(o, |list| {
             if let Some(i) = list.iter().rposition(|&x| x == s) {
                 list.remove(i);
             }
         });
         self.count_mana(o, -1);
+        if o.flags & Object::HAS_TRIGGERS != 0 {
+            self.relisten(objects, defs);
+        }
+    }
+
+    /// Adds the kinds of event the triggered abilities of the permanent `o` wait for to its
+    /// controller's [`BattlefieldIndex::listening`]. Out of line: most permanents have none.
+    #[inline(never)]
+    fn listen(&mut self, o: &Object, defs: &[Arc<CardDef>]) {
+        let kinds = crate::trigger::listens_to(&defs[o.def as usize]);
+        self.listening[o.controller as usize] |= kinds;
+        self.listening_any |= kinds;
+    }
+
+    /// Works [`BattlefieldIndex::listening`] out again from the permanents with triggered
+    /// abilities (after one left or changed controller: a union can't be taken apart).
+    fn relisten(&mut self, objects: &[Object], defs: &[Arc<CardDef>]) {
+        self.listening.iter_mut().for_each(|kinds| *kinds = 0);
+        self.listening_any = 0;
+        for &s in &self.triggers {
+            let o = &objects[s as usize];
+            let kinds = crate::trigger::listens_to(&defs[o.def as usize]);
+            self.listening[o.controller as usize] |= kinds;
+            self.listening_any |= kinds;
+        }
     }
 
     /// Counts the permanent `o` in or out of its controller's [`UntappedMana`], if it is a
@@ -514,10 +563,6 @@ pub struct Game {
     /// this game has (flashback, say) needn't be looked for (derived from `defs`).
     #[serde(skip)]
     pub(crate) def_flags: u16,
-    /// The kinds of event some definition in `defs` has a triggered ability waiting for
-    /// ([`crate::trigger::listens_to`], or-ed together; derived from `defs`).
-    #[serde(skip)]
-    pub(crate) def_listens: u16,
     /// Delayed triggered abilities not yet triggered (CR 603.7).
     #[serde(default)]
     pub(crate) delayed: Vec<crate::trigger::Delayed>,
@@ -607,7 +652,6 @@ impl Game {
             object_counters: Vec::new(),
             pending_triggers: Vec::new(),
             def_flags: 0,
-            def_listens: 0,
             delayed: Vec::new(),
             source_buf: Vec::new(),
             spare_priority: Default::default(),
@@ -1656,7 +1700,6 @@ impl Game {
         }
         Arc::make_mut(&mut self.defs).push(def.clone());
         self.def_flags |= Object::flags_of(def);
-        self.def_listens |= crate::trigger::listens_to(def);
         (self.defs.len() - 1) as u32
     }
 
@@ -1699,7 +1742,7 @@ impl Game {
             ZoneKind::Battlefield => {
                 let o = &self.objects[slot as usize];
                 self.sba_quiet &= o.flags & Object::SBA_WATCHED == 0;
-                self.indexed.push(slot, o);
+                self.indexed.push(slot, o, &self.defs);
             }
             ZoneKind::Hand => self.fast_in_hand[z.player as usize] += u16::from(Game::fast(self.objects[slot as usize].flags)),
             ZoneKind::Graveyard => self.sba_quiet &= !self.toughness_counts_graveyards(),
@@ -1720,7 +1763,7 @@ impl Game {
                     ZoneKind::Battlefield => {
                         let o = &self.objects[slot as usize];
                         self.sba_quiet &= o.flags & Object::SBA_WATCHED == 0;
-                        self.indexed.push_front(slot, o);
+                        self.indexed.push_front(slot, o, &self.defs);
                     }
                     ZoneKind::Hand => self.fast_in_hand[z.player as usize] += u16::from(Game::fast(self.objects[slot as usize].flags)),
                     ZoneKind::Graveyard => self.sba_quiet &= !self.toughness_counts_graveyards(),
@@ -1747,9 +1790,8 @@ impl Game {
         }
         match z.kind {
             ZoneKind::Battlefield => {
-                let o = &self.objects[slot as usize];
-                self.sba_quiet &= o.flags & Object::SBA_WATCHED == 0;
-                self.indexed.remove(slot, o);
+                self.sba_quiet &= self.objects[slot as usize].flags & Object::SBA_WATCHED == 0;
+                self.indexed.remove(slot, &self.objects, &self.defs);
             }
             ZoneKind::Hand => self.fast_in_hand[z.player as usize] -= u16::from(Game::fast(self.objects[slot as usize].flags)),
             ZoneKind::Graveyard => self.sba_quiet &= !self.toughness_counts_graveyards(),
@@ -1782,6 +1824,10 @@ impl Game {
                 self.indexed.refile_mana(c, &self.battlefield, &self.objects);
             }
         }
+        let o = &self.objects[slot as usize];
+        if o.zone.kind == ZoneKind::Battlefield && o.flags & Object::HAS_TRIGGERS != 0 {
+            self.indexed.relisten(&self.objects, &self.defs);
+        }
     }
 
     /// Taps or untaps the object in `slot`. Past its making (and [`Object::become_new`], which
@@ -1813,16 +1859,17 @@ impl Game {
 
     /// Rebuilds the derived battlefield index (after a change, or a restore from a snapshot).
     pub(crate) fn reindex_battlefield(&mut self) {
-        if self.indexed.mana.len() != self.players.len() || self.indexed.untapped_mana.len() != self.players.len() {
+        let players = self.players.len();
+        if self.indexed.mana.len() != players || self.indexed.untapped_mana.len() != players || self.indexed.listening.len() != players {
             self.indexed = BattlefieldIndex::new(self.players.len()); // a snapshot loaded
         }
-        self.indexed.rebuild(&self.battlefield, &self.objects);
+        self.indexed.rebuild(&self.battlefield, &self.objects, &self.defs);
     }
 
     /// Whether the battlefield index is what the battlefield makes it (see `check_invariants`).
     pub(crate) fn battlefield_index_is_current(&self) -> bool {
         let mut fresh = BattlefieldIndex::new(self.players.len());
-        fresh.rebuild(&self.battlefield, &self.objects);
+        fresh.rebuild(&self.battlefield, &self.objects, &self.defs);
         fresh == self.indexed
     }
 
@@ -2047,7 +2094,6 @@ impl Game {
         }
         share(&mut self.defs, &src.defs);
         self.def_flags = src.def_flags;
-        self.def_listens = src.def_listens;
         self.objects.clone_from(&src.objects);
         self.players.clone_from(&src.players);
         self.battlefield.clone_from(&src.battlefield);

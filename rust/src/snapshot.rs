@@ -28,7 +28,6 @@ impl Game {
             o.one_mana = crate::object::Object::one_mana_of(&game.defs[o.def as usize]);
         }
         game.def_flags = crate::object::Object::flags_of_all(game.defs.iter());
-        game.def_listens = game.defs.iter().fold(0, |bits, d| bits | crate::trigger::listens_to(d));
         game.reindex_battlefield();
         for p in 0..game.players.len() {
             game.fast_in_hand[p] = game.count_fast_in_hand(p as u8);
@@ -48,7 +47,7 @@ impl Game {
         if let Some((s, _)) = self.objects.iter().enumerate().find(|(_, o)| !cached(o)) {
             return Err(Error::Snapshot(format!("the cached flags of slot {s} aren't its card's")));
         }
-        if self.def_flags != crate::object::Object::flags_of_all(self.defs.iter()) || self.def_listens != self.defs.iter().fold(0, |bits, d| bits | crate::trigger::listens_to(d)) {
+        if self.def_flags != crate::object::Object::flags_of_all(self.defs.iter()) {
             return Err(Error::Snapshot("the cached flags of the card definitions aren't theirs".into()));
         }
         if !self.battlefield_index_is_current() {

@@ -46,15 +46,18 @@ pub(crate) mod kind {
     pub const UNTAPPED: u16 = 1 << 4;
     pub const LIBRARY_TO_GRAVEYARD: u16 = 1 << 5;
     pub const STEP_BEGAN: u16 = 1 << 6;
+    /// A land entered (an event of kind [`ENTERED`] too).
+    pub const LAND_ENTERED: u16 = 1 << 7;
 }
 
 impl TriggerEvent<'_> {
-    /// Its [`kind`].
+    /// Its [`kind`]s, as far as the event itself tells: a permanent entering may be a land
+    /// ([`Game::hears`] looks).
     fn kind(&self) -> u16 {
         match self {
             TriggerEvent::Cycled { .. } => kind::CYCLED,
             TriggerEvent::Discarded { .. } => kind::DISCARDED,
-            TriggerEvent::Entered { .. } => kind::ENTERED,
+            TriggerEvent::Entered { .. } => kind::ENTERED | kind::LAND_ENTERED,
             TriggerEvent::Scried { .. } => kind::SCRIED,
             TriggerEvent::Untapped { .. } => kind::UNTAPPED,
             TriggerEvent::LibraryToGraveyard { .. } => kind::LIBRARY_TO_GRAVEYARD,
@@ -63,7 +66,7 @@ impl TriggerEvent<'_> {
     }
 }
 
-/// The kinds of event a permanent with this definition could trigger on: no card of a game
+/// The kinds of event a permanent with this definition could trigger on: with no permanent
 /// waiting for a kind, [`Game::fire`] needn't look at permanents for it.
 pub(crate) fn listens_to(def: &crate::card::CardDef) -> u16 {
     def.rules.triggers.iter().fold(0, |kinds, t| kinds | waits_for(&t.when))
@@ -75,7 +78,8 @@ fn waits_for(when: &Trigger) -> u16 {
     match when {
         Trigger::PlayerCycles => kind::CYCLED,
         Trigger::CycleOrDiscard { .. } | Trigger::OpponentDiscards { .. } => kind::DISCARDED,
-        Trigger::EntersBattlefield | Trigger::Landfall => kind::ENTERED,
+        Trigger::EntersBattlefield => kind::ENTERED,
+        Trigger::Landfall => kind::LAND_ENTERED,
         Trigger::YouScry => kind::SCRIED,
         Trigger::PermanentUntaps => kind::UNTAPPED,
         Trigger::PutIntoYourGraveyardFromLibrary { .. } => kind::LIBRARY_TO_GRAVEYARD,
@@ -197,10 +201,24 @@ impl Game {
     /// (CR 603.2, 603.6a: a permanent that just entered sees its own entering).
     #[inline]
     pub(crate) fn fire(&mut self, ev: TriggerEvent) {
-        // Nothing on the battlefield triggers, or no card of the game waits for this kind of
-        // event: the usual cases, on every event.
-        if self.listens(ev.kind()) {
+        // No permanent waits for this kind of event: the usual case, on every event.
+        if self.hears(&ev) {
             self.fire_on_battlefield(ev);
+        }
+    }
+
+    /// Whether a permanent could trigger on `ev`: one waiting for its kind. A permanent
+    /// entering is heard only by its controller's permanents (its own "when this enters",
+    /// their landfall), and by those waiting for a land only if it is one.
+    #[inline]
+    fn hears(&self, ev: &TriggerEvent) -> bool {
+        match *ev {
+            TriggerEvent::Entered { slot } => {
+                let o = &self.objects[slot as usize];
+                let kinds = if o.flags & crate::object::Object::LAND != 0 { kind::ENTERED | kind::LAND_ENTERED } else { kind::ENTERED };
+                self.indexed.listening[o.controller as usize] & kinds != 0
+            }
+            _ => self.listens(ev.kind()),
         }
     }
 
@@ -208,7 +226,7 @@ impl Game {
     /// asks first): without one, an event needn't list what it was about.
     #[inline]
     pub(crate) fn listens(&self, kind: u16) -> bool {
-        !self.indexed.triggers.is_empty() && self.def_listens & kind != 0
+        self.indexed.listening_any & kind != 0
     }
 
     // Kept out of line, so that `fire`, on every event, is only its test.
@@ -619,5 +637,58 @@ impl Game {
             triggering,
             triggering_controller,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TriggerEvent;
+    use crate::{CardDb, Game, ObjId, Position, ZoneKind};
+
+    /// What `fire` queues for each permanent entering, checked against matching every
+    /// permanent, and how many triggers that is in all.
+    fn queued_as_by_matching_all(g: &mut Game, entering: &[ObjId]) -> usize {
+        let mut total = 0;
+        for id in entering {
+            let ev = TriggerEvent::Entered { slot: id.slot() };
+            g.pending_triggers.clear();
+            g.fire(ev);
+            let heard = std::mem::take(&mut g.pending_triggers);
+            g.fire_on_battlefield(ev);
+            assert_eq!(heard, g.pending_triggers, "{id:?} entering");
+            total += heard.len();
+        }
+        g.pending_triggers.clear();
+        total
+    }
+
+    // CR 603.2, 603.6a: a permanent entering is matched against the permanents only when one
+    // of its controller's waits for it (landfall for a land, its own "when this enters"), and
+    // what each player's permanents wait for follows them entering (first or last), leaving
+    // and changing control; skipping the rest queues what matching them all would.
+    #[test]
+    fn an_entering_permanent_is_matched_whenever_one_of_its_controllers_permanents_waits_for_it() {
+        let db = CardDb::builtin();
+        let mut g = Game::new(2, 1).unwrap();
+        let mine = g.add_cards(0, ZoneKind::Battlefield, &["Ruin Crab", "Island", "Grizzly Bears"], Position::Top, db).unwrap();
+        let theirs = g.add_cards(1, ZoneKind::Battlefield, &["Forest", "Temple of Malady"], Position::Top, db).unwrap();
+        let all: Vec<ObjId> = mine.iter().chain(&theirs).copied().collect();
+        let crab = mine[0].slot();
+        // The Island (the Crab's landfall) and the Temple (its own entering).
+        assert_eq!(queued_as_by_matching_all(&mut g, &all), 2);
+        g.set_controller(crab, 1);
+        assert!(g.battlefield_index_is_current());
+        // The Forest and the Temple (the Crab's landfall, now theirs) and the Temple itself.
+        assert_eq!(queued_as_by_matching_all(&mut g, &all), 3);
+        g.move_slot(crab, ZoneKind::Graveyard, Position::Top);
+        assert!(g.battlefield_index_is_current());
+        assert_eq!(queued_as_by_matching_all(&mut g, &all), 1);
+        let crab = g.move_slot(crab, ZoneKind::Battlefield, Position::Bottom);
+        assert!(g.battlefield_index_is_current());
+        let all: Vec<ObjId> = [crab].iter().chain(&all[1..]).copied().collect();
+        assert_eq!(queued_as_by_matching_all(&mut g, &all), 2);
+        // What a player's permanents wait for, changed behind the index's back, is caught.
+        g.objects[crab.slot() as usize].controller = 1;
+        assert!(g.check_invariants().is_err());
     }
 }
