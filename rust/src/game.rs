@@ -255,6 +255,9 @@ pub(crate) struct BattlefieldIndex {
     pub listening: smallvec::SmallVec<[u16; 4]>,
     /// [`BattlefieldIndex::listening`] of all players, or-ed together.
     pub listening_any: u16,
+    /// The kinds of static ability ([`crate::rules::static_kind`]) the permanents have: a
+    /// replacement no permanent makes needn't be looked for.
+    pub static_kinds: u16,
 }
 
 /// A player's mana sources counted by type: the untapped ones that give one mana of fixed
@@ -311,6 +314,7 @@ impl Clone for BattlefieldIndex {
             untapped_mana: self.untapped_mana.clone(),
             listening: self.listening.clone(),
             listening_any: self.listening_any,
+            static_kinds: self.static_kinds,
         }
     }
 
@@ -334,6 +338,7 @@ impl Clone for BattlefieldIndex {
         self.untapped_mana.clone_from(&src.untapped_mana);
         self.listening.clone_from(&src.listening);
         self.listening_any = src.listening_any;
+        self.static_kinds = src.static_kinds;
     }
 }
 
@@ -358,6 +363,7 @@ impl BattlefieldIndex {
         self.untapped_mana.iter_mut().for_each(|count| *count = UntappedMana::default());
         self.listening.iter_mut().for_each(|kinds| *kinds = 0);
         self.listening_any = 0;
+        self.static_kinds = 0;
         for &s in battlefield {
             self.push(s, &objects[s as usize], defs);
         }
@@ -367,8 +373,8 @@ impl BattlefieldIndex {
     fn push(&mut self, s: u32, o: &Object, defs: &[Arc<CardDef>]) {
         self.edit(o, |list| list.push(s));
         self.count_mana(o, 1);
-        if o.flags & Object::HAS_TRIGGERS != 0 {
-            self.listen(o, defs);
+        if o.flags & (Object::HAS_TRIGGERS | Object::HAS_STATICS) != 0 {
+            self.note_abilities(o, defs);
         }
     }
 
@@ -376,8 +382,8 @@ impl BattlefieldIndex {
     fn push_front(&mut self, s: u32, o: &Object, defs: &[Arc<CardDef>]) {
         self.edit(o, |list| list.insert(0, s));
         self.count_mana(o, 1);
-        if o.flags & Object::HAS_TRIGGERS != 0 {
-            self.listen(o, defs);
+        if o.flags & (Object::HAS_TRIGGERS | Object::HAS_STATICS) != 0 {
+            self.note_abilities(o, defs);
         }
     }
 
@@ -392,23 +398,27 @@ impl BattlefieldIndex {
             }
         });
         self.count_mana(o, -1);
-        if o.flags & Object::HAS_TRIGGERS != 0 {
-            self.relisten(objects, defs);
+        if o.flags & (Object::HAS_TRIGGERS | Object::HAS_STATICS) != 0 {
+            self.renote_abilities(objects, defs);
         }
     }
 
     /// Adds the kinds of event the triggered abilities of the permanent `o` wait for to its
-    /// controller's [`BattlefieldIndex::listening`]. Out of line: most permanents have none.
+    /// controller's [`BattlefieldIndex::listening`], and the kinds of its static abilities to
+    /// [`BattlefieldIndex::static_kinds`]. Out of line: most permanents have neither.
     #[inline(never)]
-    fn listen(&mut self, o: &Object, defs: &[Arc<CardDef>]) {
-        let kinds = crate::trigger::listens_to(&defs[o.def as usize]);
+    fn note_abilities(&mut self, o: &Object, defs: &[Arc<CardDef>]) {
+        let def = &defs[o.def as usize];
+        let kinds = crate::trigger::listens_to(def);
         self.listening[o.controller as usize] |= kinds;
         self.listening_any |= kinds;
+        self.static_kinds |= def.rules.statics.iter().fold(0, |kinds, st| kinds | st.kind());
     }
 
-    /// Works [`BattlefieldIndex::listening`] out again from the permanents with triggered
-    /// abilities (after one left or changed controller: a union can't be taken apart).
-    fn relisten(&mut self, objects: &[Object], defs: &[Arc<CardDef>]) {
+    /// Works [`BattlefieldIndex::listening`] and [`BattlefieldIndex::static_kinds`] out again
+    /// from the permanents with such abilities (after one left or changed controller: a union
+    /// can't be taken apart).
+    fn renote_abilities(&mut self, objects: &[Object], defs: &[Arc<CardDef>]) {
         self.listening.iter_mut().for_each(|kinds| *kinds = 0);
         self.listening_any = 0;
         for &s in &self.triggers {
@@ -417,6 +427,7 @@ impl BattlefieldIndex {
             self.listening[o.controller as usize] |= kinds;
             self.listening_any |= kinds;
         }
+        self.static_kinds = self.statics.iter().fold(0, |kinds, &s| kinds | defs[objects[s as usize].def as usize].rules.statics.iter().fold(0, |k, st| k | st.kind()));
     }
 
     /// Counts the permanent `o` in or out of its controller's [`UntappedMana`], if it is a
@@ -1826,7 +1837,7 @@ impl Game {
         }
         let o = &self.objects[slot as usize];
         if o.zone.kind == ZoneKind::Battlefield && o.flags & Object::HAS_TRIGGERS != 0 {
-            self.indexed.relisten(&self.objects, &self.defs);
+            self.indexed.renote_abilities(&self.objects, &self.defs);
         }
     }
 
@@ -2312,7 +2323,17 @@ mod battlefield_index_tests {
     fn the_index_follows_each_move_as_a_rebuild_would() {
         let db = CardDb::builtin();
         let mut g = Game::new(2, 1).unwrap();
-        let names = ["Island", "Grizzly Bears", "Ruin Crab", "Jace, Wielder of Mysteries", "Bruvac the Grandiloquent", "Joraga Warcaller", "Walking Corpse", "Ornithopter"];
+        let names = [
+            "Island",
+            "Grizzly Bears",
+            "Ruin Crab",
+            "Jace, Wielder of Mysteries",
+            "Bruvac the Grandiloquent",
+            "Joraga Warcaller",
+            "Walking Corpse",
+            "Ornithopter",
+            "Rest in Peace",
+        ];
         let ids = g.add_cards(0, ZoneKind::Battlefield, &names, Position::Top, db).unwrap();
         let slots: Vec<u32> = ids.iter().map(|id| id.slot()).collect();
         assert!(g.battlefield_index_is_current());

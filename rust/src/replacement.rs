@@ -8,7 +8,7 @@
 use crate::decision::{Choice, Decision, Purpose};
 use crate::game::Game;
 use crate::object::{ObjId, ObjectKind};
-use crate::rules::{GraveyardOwner, StaticAbility};
+use crate::rules::{static_kind, GraveyardOwner, StaticAbility};
 use crate::zone::ZoneKind;
 
 /// One "they mill [times] that many plus [plus]" replacement and the permanent it comes from.
@@ -44,7 +44,7 @@ impl Game {
     /// pay a cycling cost ("and it wasn't cycled").
     #[inline]
     pub(crate) fn graveyard_destination(&self, slot: u32, cycled: bool) -> ZoneKind {
-        if self.statics_in_play() {
+        if self.graveyard_replaced() {
             self.graveyard_replacement(slot, cycled)
         } else {
             ZoneKind::Graveyard
@@ -53,8 +53,9 @@ impl Game {
 
     /// Whether a static ability in play may send cards bound for a graveyard elsewhere: without
     /// one, every such card goes to its owner's graveyard.
+    #[inline]
     pub(crate) fn graveyard_replaced(&self) -> bool {
-        self.statics_in_play() && self.statics().any(|(_, st)| matches!(st, StaticAbility::GraveyardToExile { .. }))
+        self.indexed.static_kinds & static_kind::GRAVEYARD_TO_EXILE != 0
     }
 
     fn graveyard_replacement(&self, slot: u32, cycled: bool) -> ZoneKind {
@@ -200,7 +201,29 @@ impl Game {
 
 #[cfg(test)]
 mod tests {
+    use crate::rules::StaticAbility;
     use crate::{CardDb, Game, Position, ZoneKind};
+
+    // CR 614.1a: a card bound for a graveyard is looked at for "exile it instead" exactly
+    // while a permanent with such a replacement is on the battlefield, as the index notes the
+    // kinds of static ability coming and going; other static abilities don't count.
+    #[test]
+    fn graveyard_replacements_are_looked_for_exactly_while_a_permanent_makes_one() {
+        let db = CardDb::builtin();
+        let mut g = Game::new(2, 1).unwrap();
+        let scanned = |g: &Game| g.statics().any(|(_, st)| matches!(st, StaticAbility::GraveyardToExile { .. }));
+        let bruvac = g.add_cards(0, ZoneKind::Battlefield, &["Bruvac the Grandiloquent"], Position::Top, db).unwrap()[0];
+        let card = g.add_cards(0, ZoneKind::Hand, &["Island"], Position::Top, db).unwrap()[0];
+        assert!(!g.graveyard_replaced() && !scanned(&g));
+        let rest = g.add_cards(1, ZoneKind::Battlefield, &["Rest in Peace"], Position::Bottom, db).unwrap()[0];
+        assert!(g.graveyard_replaced() && scanned(&g));
+        assert_eq!(g.graveyard_destination(card.slot(), false), ZoneKind::Exile);
+        g.move_slot(bruvac.slot(), ZoneKind::Graveyard, Position::Top);
+        assert!(g.graveyard_replaced() && scanned(&g) && g.battlefield_index_is_current());
+        g.move_slot(rest.slot(), ZoneKind::Exile, Position::Top);
+        assert!(!g.graveyard_replaced() && !scanned(&g) && g.battlefield_index_is_current());
+        assert_eq!(g.graveyard_destination(card.slot(), false), ZoneKind::Graveyard);
+    }
 
     // The count worked out without a list of the replacements is what the list gives: an
     // order asked only when two replacements next to each other differ (CR 616.1) and the

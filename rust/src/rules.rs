@@ -888,6 +888,44 @@ pub enum StaticAbility {
     },
 }
 
+/// Kinds of [`StaticAbility`], one bit each, so that sets of them are masks (what the
+/// battlefield index keeps of the permanents there).
+pub(crate) mod static_kind {
+    pub const COST_REDUCTION: u16 = 1;
+    pub const COST_INCREASE: u16 = 1 << 1;
+    pub const GRANT_STICKER_KICKER: u16 = 1 << 2;
+    pub const PROHIBIT_CYCLING: u16 = 1 << 3;
+    pub const CYCLING_COST_REDUCTION: u16 = 1 << 4;
+    pub const OTHERS_GET_PER_COUNTER: u16 = 1 << 5;
+    pub const CAST_FROM_GRAVEYARD: u16 = 1 << 6;
+    pub const NO_MAXIMUM_HAND_SIZE: u16 = 1 << 7;
+    pub const OPPONENT_MILLS_MORE: u16 = 1 << 8;
+    pub const GRAVEYARD_TO_EXILE: u16 = 1 << 9;
+    pub const DRAW_FROM_EMPTY_WINS: u16 = 1 << 10;
+    pub const DISCARD_TO_LIBRARY_TOP: u16 = 1 << 11;
+}
+
+impl StaticAbility {
+    /// Its [`static_kind`].
+    pub(crate) fn kind(&self) -> u16 {
+        use static_kind::*;
+        match self {
+            StaticAbility::CostReduction { .. } => COST_REDUCTION,
+            StaticAbility::CostIncrease { .. } => COST_INCREASE,
+            StaticAbility::GrantStickerKicker { .. } => GRANT_STICKER_KICKER,
+            StaticAbility::ProhibitCycling => PROHIBIT_CYCLING,
+            StaticAbility::CyclingCostReduction { .. } => CYCLING_COST_REDUCTION,
+            StaticAbility::OthersGetPerCounter { .. } => OTHERS_GET_PER_COUNTER,
+            StaticAbility::CastFromGraveyard { .. } => CAST_FROM_GRAVEYARD,
+            StaticAbility::NoMaximumHandSize => NO_MAXIMUM_HAND_SIZE,
+            StaticAbility::OpponentMillsMore { .. } => OPPONENT_MILLS_MORE,
+            StaticAbility::GraveyardToExile { .. } => GRAVEYARD_TO_EXILE,
+            StaticAbility::DrawFromEmptyWins => DRAW_FROM_EMPTY_WINS,
+            StaticAbility::DiscardToLibraryTop { .. } => DISCARD_TO_LIBRARY_TOP,
+        }
+    }
+}
+
 /// Whose graveyard a graveyard replacement watches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
