@@ -119,7 +119,7 @@ impl Game {
     /// `p` chose among `orders` (the players' answers so far), or else as
     /// [`Game::mill_count_unordered`] finds: the count, or the order `p` must choose first.
     pub(crate) fn mill_count(&self, p: u8, n: u32, orders: &[(u8, Vec<ObjId>)]) -> Result<u32, Decision> {
-        if !self.statics_in_play() {
+        if self.indexed.static_kinds & static_kind::OPPONENT_MILLS_MORE == 0 {
             return Ok(n); // no replacement to apply
         }
         match orders.iter().find(|(q, _)| *q == p) {
@@ -174,14 +174,15 @@ impl Game {
     /// "If you would draw a card while your library has no cards in it, you win the game
     /// instead" applies to `p`.
     pub(crate) fn draw_from_empty_wins(&self, p: u8) -> bool {
-        self.statics().any(|(s, st)| *st == StaticAbility::DrawFromEmptyWins && self.objects[s as usize].controller == p)
+        self.indexed.static_kinds & static_kind::DRAW_FROM_EMPTY_WINS != 0
+            && self.statics().any(|(s, st)| *st == StaticAbility::DrawFromEmptyWins && self.objects[s as usize].controller == p)
     }
 
     /// Whether a card `p` discards may go on top of their library instead (Library of Leng):
     /// for a discard caused by an effect, or to pay a cost where the replacement says so.
     #[inline]
     pub(crate) fn discard_goes_to_library(&self, p: u8, cost: bool) -> bool {
-        self.statics_in_play()
+        self.indexed.static_kinds & static_kind::DISCARD_TO_LIBRARY_TOP != 0
             && self.statics().any(|(s, st)| matches!(st, StaticAbility::DiscardToLibraryTop { costs } if !cost || *costs) && self.objects[s as usize].controller == p)
     }
 
@@ -223,6 +224,45 @@ mod tests {
         g.move_slot(rest.slot(), ZoneKind::Exile, Position::Top);
         assert!(!g.graveyard_replaced() && !scanned(&g) && g.battlefield_index_is_current());
         assert_eq!(g.graveyard_destination(card.slot(), false), ZoneKind::Graveyard);
+    }
+
+    // CR 614.1: each replacement is looked for only while a permanent has a static ability
+    // of its kind; what the lookups answer is what walking every static ability finds, with
+    // other kinds around, under either player, and after such a permanent leaves.
+    #[test]
+    fn replacements_are_looked_for_only_while_a_permanent_has_their_kind() {
+        let db = CardDb::builtin();
+        let names = ["Bruvac the Grandiloquent", "Jace, Wielder of Mysteries", "Library of Leng", "Rest in Peace"];
+        for mask in 0u32..81 {
+            let mut g = Game::new(2, 1).unwrap();
+            let mut on = Vec::new();
+            for (i, name) in names.iter().enumerate() {
+                // Each card: missing, or under either player.
+                let pick = mask / 3u32.pow(i as u32) % 3;
+                if pick > 0 {
+                    on.push(g.add_cards(pick as usize - 1, ZoneKind::Battlefield, &[name], Position::Top, db).unwrap()[0]);
+                }
+            }
+            for round in 0..2 {
+                for p in 0..2u8 {
+                    let draw_wins = g.statics().any(|(s, st)| *st == StaticAbility::DrawFromEmptyWins && g.objects[s as usize].controller == p);
+                    assert_eq!(g.draw_from_empty_wins(p), draw_wins, "mask {mask}");
+                    for cost in [false, true] {
+                        let to_library =
+                            g.statics().any(|(s, st)| matches!(st, StaticAbility::DiscardToLibraryTop { costs } if !cost || *costs) && g.objects[s as usize].controller == p);
+                        assert_eq!(g.discard_goes_to_library(p, cost), to_library, "mask {mask}");
+                    }
+                    for n in 0u32..3 {
+                        assert_eq!(g.mill_count(p, n, &[]), g.mill_count_unordered(p, n), "mask {mask}");
+                    }
+                }
+                if round == 0 {
+                    if let Some(first) = on.first() {
+                        g.move_slot(first.slot(), ZoneKind::Exile, Position::Top);
+                    }
+                }
+            }
+        }
     }
 
     // The count worked out without a list of the replacements is what the list gives: an
