@@ -82,11 +82,39 @@ impl Game {
     }
 
     fn legendary(&self, slot: u32) -> bool {
-        self.def_of_slot(slot).supertypes.contains(Supertype::Legendary)
+        // Being legendary is part of what happens as a permanent enters (`CardDef::entry`):
+        // the object's flag for that rules most permanents out without a look at their card.
+        self.objects[slot as usize].flags & crate::object::Object::ENTRY != 0 && self.def_of_slot(slot).supertypes.contains(Supertype::Legendary)
     }
 
     /// Whether `b` is legendary, with the name and controller of the legendary permanent `a`.
     fn same_legend(&self, a: u32, b: u32) -> bool {
         self.legendary(b) && self.objects[b as usize].controller == self.objects[a as usize].controller && self.def_of_slot(b).name == self.def_of_slot(a).name
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::card::Supertype;
+    use crate::object::Object;
+    use crate::{CardDb, Game, Position, ZoneKind};
+
+    // CR 704.5j: the legend rule looks at a permanent's card only where the object's flags say
+    // something happens as it enters, which every legendary card's do; it still finds two
+    // legends with the same name under one player among other permanents, and not one
+    // each under two players.
+    #[test]
+    fn the_legend_rule_finds_legends_among_the_permanents_flagged_as_entering_with_something() {
+        let db = CardDb::builtin();
+        assert!(db.iter().filter(|d| d.supertypes.contains(Supertype::Legendary)).all(|d| Object::flags_of(d) & Object::ENTRY != 0));
+        let mut g = Game::new(2, 1).unwrap();
+        g.add_cards(0, ZoneKind::Battlefield, &["Island", "Bruvac the Grandiloquent", "Grizzly Bears"], Position::Top, db).unwrap();
+        g.add_cards(1, ZoneKind::Battlefield, &["Bruvac the Grandiloquent", "Forest"], Position::Top, db).unwrap();
+        assert!(g.legendary_entered && !g.legend_rule_applies());
+        let second = g.add_cards(0, ZoneKind::Battlefield, &["Bruvac the Grandiloquent"], Position::Top, db).unwrap()[0];
+        assert!(g.legend_rule_applies());
+        assert_eq!(g.legend_group().map(|group| group.len()), Some(2));
+        g.move_slot(second.slot(), ZoneKind::Graveyard, Position::Top);
+        assert!(!g.legend_rule_applies());
     }
 }
