@@ -35,7 +35,7 @@ impl Game {
                 self.log.push_with(|| Event::Drew { player: p, card });
                 Some(card)
             }
-            None if self.statics_in_play() && self.draw_from_empty_wins(p) => {
+            None if self.draw_from_empty_wins(p) => {
                 self.win(p); // "you win the game instead" (CR 614.1a, 104.2b)
                 None
             }
