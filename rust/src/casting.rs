@@ -1049,6 +1049,28 @@ mod tests {
         assert!(skipped > 20 && walked > 20, "{skipped} {walked}");
     }
 
+    /// A two-player game where player 0 has fewer than `most_lands` lands drawn at random —
+    /// basics and Wastes, and every third round Canyon Slough too, a land with a choice that
+    /// counting can't settle — about a quarter of them tapped, and up to two mana of random
+    /// types in their pool: the boards the automatic payment tests below are tried on. Returns
+    /// the lands' names and ids.
+    fn random_mana_board(rng: &mut crate::rng::Rng, round: usize, most_lands: u64, db: &CardDb) -> (Game, Vec<&'static str>, Vec<ObjId>) {
+        const NAMES: [&str; 7] = ["Plains", "Island", "Swamp", "Mountain", "Forest", "Wastes", "Canyon Slough"];
+        let mut g = Game::new(2, 1).unwrap();
+        let kinds = if round % 3 == 0 { 7 } else { 6 };
+        let names: Vec<&'static str> = (0..rng.below(most_lands)).map(|_| NAMES[rng.below(kinds) as usize]).collect();
+        let lands = g.add_cards(0, ZoneKind::Battlefield, &names, Position::Top, db).unwrap();
+        for &land in &lands {
+            if rng.below(4) == 0 {
+                g.set_tapped(land, true).unwrap();
+            }
+        }
+        for _ in 0..rng.below(3) {
+            g.players[0].pool.add(crate::payment::ManaType::ALL[rng.below(6) as usize], 1);
+        }
+        (g, names, lands)
+    }
+
     #[test]
     fn a_kicked_cast_paid_automatically_pays_what_the_solver_finds() {
         // CR 601.2f–h, 702.33: a kicked spell's total cost, paid automatically, taps the
@@ -1059,25 +1081,13 @@ mod tests {
         // whatever the pool holds.
         let db = CardDb::builtin();
         let kicked: Vec<&std::sync::Arc<CardDef>> = db.iter().filter(|d| !d.token && !d.rules.kicker.is_empty()).collect();
-        let names = ["Plains", "Island", "Swamp", "Mountain", "Forest", "Wastes", "Canyon Slough"];
         let mut rng = crate::rng::Rng::new(0x6b1c);
         let (mut paid, mut refused) = (0, 0);
         for round in 0..600 {
             let def = kicked[round % kicked.len()];
-            let mut g = Game::new(2, 1).unwrap();
+            let (mut g, _, lands) = random_mana_board(&mut rng, round, 11, db);
             g.set_policy(0, Policy::First).unwrap();
             g.set_policy(1, Policy::First).unwrap();
-            let kinds = if round % 3 == 0 { 7 } else { 6 };
-            let lands: Vec<&str> = (0..rng.below(11)).map(|_| names[rng.below(kinds) as usize]).collect();
-            let lands = g.add_cards(0, ZoneKind::Battlefield, &lands, Position::Top, db).unwrap();
-            for &land in &lands {
-                if rng.below(4) == 0 {
-                    g.set_tapped(land, true).unwrap();
-                }
-            }
-            for _ in 0..rng.below(3) {
-                g.players[0].pool.add(crate::payment::ManaType::ALL[rng.below(6) as usize], 1);
-            }
             let card = g.add_cards(0, ZoneKind::Hand, &[&*def.name], Position::Top, db).unwrap()[0];
             let kicks = vec![if def.rules.kicker[0].multi { 2 } else { 1 }];
             let mut expected = g.clone();
@@ -1113,25 +1123,14 @@ mod tests {
         // The Water Crystal (blue spells cost {1} less).
         let db = CardDb::builtin();
         let kicked: Vec<&std::sync::Arc<CardDef>> = db.iter().filter(|d| !d.token && d.rules.kicker.first().is_some_and(|k| !k.multi)).collect();
-        let names = ["Plains", "Island", "Swamp", "Mountain", "Forest", "Wastes", "Canyon Slough"];
         let mut rng = crate::rng::Rng::new(0x0ff3);
         let (mut offered, mut not) = (0, 0);
         for round in 0..600 {
             let def = kicked[round % kicked.len()];
-            let mut g = Game::new(2, 1).unwrap();
+            let (mut g, lands, _) = random_mana_board(&mut rng, round, 11, db);
             g.set_policy(0, Policy::Manual).unwrap();
-            let kinds = if round % 3 == 0 { 7 } else { 6 };
-            let lands: Vec<&str> = (0..rng.below(11)).map(|_| names[rng.below(kinds) as usize]).collect();
-            for land in g.add_cards(0, ZoneKind::Battlefield, &lands, Position::Top, db).unwrap() {
-                if rng.below(4) == 0 {
-                    g.set_tapped(land, true).unwrap();
-                }
-            }
             if round % 5 == 0 {
                 g.add_cards(0, ZoneKind::Battlefield, &["The Water Crystal"], Position::Top, db).unwrap();
-            }
-            for _ in 0..rng.below(3) {
-                g.players[0].pool.add(crate::payment::ManaType::ALL[rng.below(6) as usize], 1);
             }
             let card = g.add_cards(0, ZoneKind::Hand, &[&*def.name], Position::Top, db).unwrap()[0];
             let (p, with_kick) = g.total_cost_of(card, &[1], 0).unwrap();
@@ -1157,23 +1156,12 @@ mod tests {
         // pool holds.
         let db = CardDb::builtin();
         let kicked: Vec<&std::sync::Arc<CardDef>> = db.iter().filter(|d| !d.token && d.rules.kicker.first().is_some_and(|k| k.multi)).collect();
-        let names = ["Plains", "Island", "Swamp", "Mountain", "Forest", "Wastes", "Canyon Slough"];
         let mut rng = crate::rng::Rng::new(0x3a11);
         let (mut offered, mut not) = (0, 0);
         for round in 0..600 {
             let def = kicked[round % kicked.len()];
-            let mut g = Game::new(2, 1).unwrap();
+            let (mut g, lands, _) = random_mana_board(&mut rng, round, 13, db);
             g.set_policy(0, Policy::Manual).unwrap();
-            let kinds = if round % 3 == 0 { 7 } else { 6 };
-            let lands: Vec<&str> = (0..rng.below(13)).map(|_| names[rng.below(kinds) as usize]).collect();
-            for land in g.add_cards(0, ZoneKind::Battlefield, &lands, Position::Top, db).unwrap() {
-                if rng.below(4) == 0 {
-                    g.set_tapped(land, true).unwrap();
-                }
-            }
-            for _ in 0..rng.below(3) {
-                g.players[0].pool.add(crate::payment::ManaType::ALL[rng.below(6) as usize], 1);
-            }
             let card = g.add_cards(0, ZoneKind::Hand, &[&*def.name], Position::Top, db).unwrap()[0];
             let (p, base) = g.total_cost_of(card, &[], 0).unwrap();
             let expected = max_affordable(&base, def.rules.kicker[0].cost.symbols(), &g.players[p as usize].pool, &g.mana_sources(p), MAX_ANNOUNCED);
