@@ -78,6 +78,9 @@ fn waits_for(when: &Trigger) -> u16 {
     match when {
         Trigger::PlayerCycles => kind::CYCLED,
         Trigger::CycleOrDiscard { .. } | Trigger::OpponentDiscards { .. } => kind::DISCARDED,
+        // Both are heard only from permanents of the entering one's controller (its own
+        // entering; a land entering under your control), which is all `Game::hears` asks: a
+        // trigger on another player's permanent entering needs a kind of its own.
         Trigger::EntersBattlefield => kind::ENTERED,
         Trigger::Landfall => kind::LAND_ENTERED,
         Trigger::YouScry => kind::SCRIED,
