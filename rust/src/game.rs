@@ -1513,15 +1513,27 @@ impl Game {
     fn no_permanent_dies_or_annihilates(&self) -> bool {
         use crate::card::CardType;
         use crate::counters::Known;
-        let sturdy = |s: u32| self.objects[s as usize].flags & Object::STURDY != 0;
+        // The counters are walked once, each fragile permanent's with the rest: a look-up per
+        // fragile permanent would walk them again for each.
         self.nothing_shrinks()
-            && self.object_counters.iter().all(|(s, c)| if sturdy(*s) { c.only(Known::PlusOne) } else { !c.has(Known::MinusOne) })
+            && self.object_counters.iter().all(|(s, c)| {
+                let flags = self.objects[*s as usize].flags;
+                if flags & Object::STURDY != 0 {
+                    return c.only(Known::PlusOne);
+                }
+                if c.has(Known::MinusOne) {
+                    return false;
+                }
+                if flags & Object::CREATURE_OR_PLANESWALKER == 0 {
+                    return true;
+                }
+                let def = self.def_of_slot(*s);
+                (!def.is(CardType::Creature) || c.only(Known::PlusOne)) && (!def.is(CardType::Planeswalker) || c.get("loyalty") != 0)
+            })
             && self.indexed.fragile.iter().all(|&s| {
                 let def = self.def_of_slot(s);
-                let counters = self.counters_on(s);
-                let only_gains = self.objects[s as usize].damage == 0 && counters.is_none_or(|c| c.only(Known::PlusOne));
-                (!def.is(CardType::Creature) || (only_gains && self.base_toughness_positive(s)))
-                    && (!def.is(CardType::Planeswalker) || counters.is_some_and(|c| c.get("loyalty") != 0))
+                (!def.is(CardType::Creature) || (self.objects[s as usize].damage == 0 && self.base_toughness_positive(s)))
+                    && (!def.is(CardType::Planeswalker) || self.counters_on(s).is_some())
             })
     }
 
@@ -2429,8 +2441,15 @@ mod state_based_action_tests {
         assert!(nothing_to_check(&g)); // a 5/5 Leech, Jace with loyalty
         g.put_counters(leech, "+1/+1", 2).unwrap();
         assert!(nothing_to_check(&g)); // +1/+1 counters only add
+        g.put_counters(leech, "charge", 1).unwrap();
+        assert!(!nothing_to_check(&g)); // a fragile creature with other counters is looked at
+        g.remove_counters_from(leech, "charge", 1).unwrap();
+        assert!(nothing_to_check(&g));
         g.remove_counters_from(jace, "loyalty", 4).unwrap();
         assert!(!nothing_to_check(&g)); // Jace with no loyalty dies (704.5i)
+        g.put_counters(jace, "charge", 1).unwrap();
+        assert!(!nothing_to_check(&g)); // other counters aren't loyalty
+        g.remove_counters_from(jace, "charge", 1).unwrap();
         g.put_counters(jace, "loyalty", 1).unwrap();
         g.put_counters(jace, "-1/-1", 1).unwrap();
         g.put_counters(jace, "+1/+1", 1).unwrap();
