@@ -613,6 +613,11 @@ pub struct Game {
     /// [`Game::zone_slots_mut`]'s callers), and is rebuilt on load.
     #[serde(skip)]
     pub(crate) fast_in_hand: [u16; MAX_PLAYERS],
+    /// By player: how many cards with activated abilities (mana abilities aside) their hand
+    /// holds, so that a player with none has theirs looked for on their permanents alone.
+    /// Derived, and kept as [`Game::fast_in_hand`] is.
+    #[serde(skip)]
+    pub(crate) activated_in_hand: [u16; MAX_PLAYERS],
     /// The decks, seed and setup of a game made by [`Game::from_decks`], for replays.
     #[serde(default)]
     pub(crate) origin: Option<Arc<crate::replay::Origin>>,
@@ -684,6 +689,7 @@ impl Game {
             known: Vec::new(),
             known_in_library: [0; MAX_PLAYERS],
             fast_in_hand: [0; MAX_PLAYERS],
+            activated_in_hand: [0; MAX_PLAYERS],
             origin: None,
             history: Arc::default(),
             unrecorded: false,
@@ -1750,7 +1756,10 @@ impl Game {
                 self.sba_quiet = false;
             }
             ZoneKind::Graveyard => self.sba_quiet &= !self.toughness_counts_graveyards(),
-            ZoneKind::Hand => self.fast_in_hand[z.player as usize] = self.count_fast_in_hand(z.player),
+            ZoneKind::Hand => {
+                self.fast_in_hand[z.player as usize] = self.count_fast_in_hand(z.player);
+                self.activated_in_hand[z.player as usize] = self.count_activated_in_hand(z.player);
+            }
             _ => {}
         }
         r
@@ -1758,6 +1767,7 @@ impl Game {
 
     /// Puts an object after the others in a zone. On the battlefield the index grows by it
     /// rather than being rebuilt: creating many tokens one by one stays linear.
+    #[inline(always)] // on every draw: a call costs more than its body
     pub(crate) fn push_to_zone(&mut self, z: Zone, slot: u32) {
         // The counts first: the push may grow a vector, after which the object is looked up
         // anew.
@@ -1767,7 +1777,11 @@ impl Game {
                 self.sba_quiet &= o.flags & Object::SBA_WATCHED == 0;
                 self.indexed.push(slot, o, &self.defs);
             }
-            ZoneKind::Hand => self.fast_in_hand[z.player as usize] += u16::from(Game::fast(self.objects[slot as usize].flags)),
+            ZoneKind::Hand => {
+                let f = self.objects[slot as usize].flags;
+                self.fast_in_hand[z.player as usize] += u16::from(Game::fast(f));
+                self.activated_in_hand[z.player as usize] += u16::from(f & Object::ACTIVATED != 0);
+            }
             ZoneKind::Graveyard => self.sba_quiet &= !self.toughness_counts_graveyards(),
             _ => {}
         }
@@ -1776,7 +1790,7 @@ impl Game {
 
     /// Puts an object first or last in a zone; on the battlefield the index follows it
     /// without a rebuild.
-    #[inline]
+    #[inline(always)] // one caller, itself inlined on every move
     fn put_in_zone(&mut self, z: Zone, slot: u32, pos: Position) {
         match pos {
             Position::Top => self.push_to_zone(z, slot),
@@ -1788,7 +1802,11 @@ impl Game {
                         self.sba_quiet &= o.flags & Object::SBA_WATCHED == 0;
                         self.indexed.push_front(slot, o, &self.defs);
                     }
-                    ZoneKind::Hand => self.fast_in_hand[z.player as usize] += u16::from(Game::fast(self.objects[slot as usize].flags)),
+                    ZoneKind::Hand => {
+                        let f = self.objects[slot as usize].flags;
+                        self.fast_in_hand[z.player as usize] += u16::from(Game::fast(f));
+                        self.activated_in_hand[z.player as usize] += u16::from(f & Object::ACTIVATED != 0);
+                    }
                     ZoneKind::Graveyard => self.sba_quiet &= !self.toughness_counts_graveyards(),
                     _ => {}
                 }
@@ -1816,7 +1834,11 @@ impl Game {
                 self.sba_quiet &= self.objects[slot as usize].flags & Object::SBA_WATCHED == 0;
                 self.indexed.remove(slot, &self.objects, &self.defs);
             }
-            ZoneKind::Hand => self.fast_in_hand[z.player as usize] -= u16::from(Game::fast(self.objects[slot as usize].flags)),
+            ZoneKind::Hand => {
+                let f = self.objects[slot as usize].flags;
+                self.fast_in_hand[z.player as usize] -= u16::from(Game::fast(f));
+                self.activated_in_hand[z.player as usize] -= u16::from(f & Object::ACTIVATED != 0);
+            }
             ZoneKind::Graveyard => self.sba_quiet &= !self.toughness_counts_graveyards(),
             _ => {}
         }
@@ -1878,6 +1900,11 @@ impl Game {
     /// [`Game::fast_in_hand`] for `p`, counted over their hand.
     pub(crate) fn count_fast_in_hand(&self, p: u8) -> u16 {
         self.players[p as usize].hand.iter().filter(|&&s| Game::fast(self.objects[s as usize].flags)).count() as u16
+    }
+
+    /// [`Game::activated_in_hand`] for `p`, counted over their hand.
+    pub(crate) fn count_activated_in_hand(&self, p: u8) -> u16 {
+        self.players[p as usize].hand.iter().filter(|&&s| self.objects[s as usize].flags & Object::ACTIVATED != 0).count() as u16
     }
 
     /// Rebuilds the derived battlefield index (after a change, or a restore from a snapshot).
@@ -2160,6 +2187,7 @@ impl Game {
         self.known.clone_from(&src.known);
         self.known_in_library = src.known_in_library;
         self.fast_in_hand = src.fast_in_hand;
+        self.activated_in_hand = src.activated_in_hand;
         self.origin.clone_from(&src.origin);
         share(&mut self.history, &src.history);
         self.unrecorded = src.unrecorded;
@@ -2368,31 +2396,38 @@ mod battlefield_index_tests {
         assert!(g.indexed == BattlefieldIndex::new(2));
     }
 
-    // The count of instants and flash cards in each hand follows cards arriving first or last,
-    // leaving, and a hand reordered as a whole, as a count over the hand would.
+    // The counts of instants and flash cards, and of cards with activated abilities, in each
+    // hand follow cards arriving first or last, leaving, and a hand reordered as a whole, as
+    // counts over the hand would.
     #[test]
-    fn the_fast_card_count_follows_each_hand() {
+    fn the_hand_counts_follow_each_hand() {
         use crate::zone::Zone;
         let db = CardDb::builtin();
         let mut g = Game::new(2, 1).unwrap();
-        let ids = g.add_cards(0, ZoneKind::Library, &["Joint Exploration", "Island", "Grizzly Bears", "Joint Exploration"], Position::Top, db).unwrap();
-        let counted = |g: &Game| [0, 1].map(|p| g.count_fast_in_hand(p));
+        let ids = g
+            .add_cards(0, ZoneKind::Library, &["Joint Exploration", "Island", "Fractured Sanity", "Grizzly Bears", "Joint Exploration", "Fractured Sanity"], Position::Top, db)
+            .unwrap();
+        let counted = |g: &Game| [0, 1].map(|p| (g.count_fast_in_hand(p), g.count_activated_in_hand(p)));
+        let kept = |g: &Game| [0, 1].map(|p| (g.fast_in_hand[p], g.activated_in_hand[p]));
         for (i, id) in ids.iter().enumerate() {
             let pos = if i % 2 == 0 { Position::Bottom } else { Position::Top };
             g.move_slot(id.slot(), ZoneKind::Hand, pos);
-            assert_eq!(g.fast_in_hand[..2], counted(&g));
+            assert_eq!(kept(&g), counted(&g));
         }
-        assert_eq!(g.fast_in_hand[0], 2);
+        assert_eq!(kept(&g)[0], (2, 2));
         g.edit_zone(Zone { kind: ZoneKind::Hand, player: 0 }, |v| v.reverse());
-        assert_eq!(g.fast_in_hand[..2], counted(&g));
+        assert_eq!(kept(&g), counted(&g));
         g.check_invariants().unwrap();
         for id in &ids {
             g.move_slot(id.slot(), ZoneKind::Graveyard, Position::Top);
-            assert_eq!(g.fast_in_hand[..2], counted(&g));
+            assert_eq!(kept(&g), counted(&g));
         }
-        assert_eq!(g.fast_in_hand[0], 0);
+        assert_eq!(kept(&g)[0], (0, 0));
         // A count that disagrees with the hand is caught.
         g.fast_in_hand[1] = 1;
+        assert!(g.check_invariants().is_err());
+        g.fast_in_hand[1] = 0;
+        g.activated_in_hand[1] = 1;
         assert!(g.check_invariants().is_err());
     }
 

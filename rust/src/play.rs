@@ -321,10 +321,12 @@ impl Game {
         }
         // Activated abilities they could begin and pay for: cycling in hand, permanents', and
         // (only if some card has one) those that work from a graveyard, exile or the command zone.
+        // A hand with no such card (counted as it changes) isn't looked over.
         let Some(considers) = considers else { return };
         let elsewhere: [&[u32]; 3] =
             if self.def_flags & Object::ACTIVATED_ELSEWHERE != 0 { [&self.players[p as usize].graveyard, &self.exile, &self.command] } else { [&[], &[], &[]] };
-        for &slot in hand.iter().chain(self.indexed.activated.iter()).chain(elsewhere.into_iter().flatten()) {
+        let hand_activated: &[u32] = if self.activated_in_hand[p as usize] != 0 { hand } else { &[] };
+        for &slot in hand_activated.iter().chain(self.indexed.activated.iter()).chain(elsewhere.into_iter().flatten()) {
             if flags(slot) & Object::ACTIVATED == 0 {
                 continue; // a card in hand without one (the permanents listed all have one)
             }

@@ -31,6 +31,7 @@ impl Game {
         game.reindex_battlefield();
         for p in 0..game.players.len() {
             game.fast_in_hand[p] = game.count_fast_in_hand(p as u8);
+            game.activated_in_hand[p] = game.count_activated_in_hand(p as u8);
         }
         Ok(game)
     }
@@ -55,6 +56,9 @@ impl Game {
         }
         if let Some(p) = (0..self.players.len()).find(|&p| self.fast_in_hand[p] != self.count_fast_in_hand(p as u8)) {
             return Err(Error::Snapshot(format!("player {p}'s count of instants and flash cards in hand isn't what their hand holds")));
+        }
+        if let Some(p) = (0..self.players.len()).find(|&p| self.activated_in_hand[p] != self.count_activated_in_hand(p as u8)) {
+            return Err(Error::Snapshot(format!("player {p}'s count of cards with activated abilities in hand isn't what their hand holds")));
         }
         if let Some(p) = self.library_knowledge_uncounted() {
             return Err(Error::Snapshot(format!("player {p}'s library has more known cards than counted")));
