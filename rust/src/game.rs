@@ -412,7 +412,7 @@ impl BattlefieldIndex {
         let kinds = crate::trigger::listens_to(def);
         self.listening[o.controller as usize] |= kinds;
         self.listening_any |= kinds;
-        self.static_kinds |= def.rules.statics.iter().fold(0, |kinds, st| kinds | st.kind());
+        self.static_kinds |= crate::rules::StaticAbility::kinds_of(&def.rules.statics);
     }
 
     /// Works [`BattlefieldIndex::listening`] and [`BattlefieldIndex::static_kinds`] out again
@@ -427,7 +427,7 @@ impl BattlefieldIndex {
             self.listening[o.controller as usize] |= kinds;
             self.listening_any |= kinds;
         }
-        self.static_kinds = self.statics.iter().fold(0, |kinds, &s| kinds | defs[objects[s as usize].def as usize].rules.statics.iter().fold(0, |k, st| k | st.kind()));
+        self.static_kinds = self.statics.iter().fold(0, |kinds, &s| kinds | crate::rules::StaticAbility::kinds_of(&defs[objects[s as usize].def as usize].rules.statics));
     }
 
     /// Counts the permanent `o` in or out of its controller's [`UntappedMana`], if it is a
@@ -1777,11 +1777,7 @@ impl Game {
                 self.sba_quiet &= o.flags & Object::SBA_WATCHED == 0;
                 self.indexed.push(slot, o, &self.defs);
             }
-            ZoneKind::Hand => {
-                let f = self.objects[slot as usize].flags;
-                self.fast_in_hand[z.player as usize] += u16::from(Game::fast(f));
-                self.activated_in_hand[z.player as usize] += u16::from(f & Object::ACTIVATED != 0);
-            }
+            ZoneKind::Hand => self.count_in_hand(z.player, slot, true),
             ZoneKind::Graveyard => self.sba_quiet &= !self.toughness_counts_graveyards(),
             _ => {}
         }
@@ -1802,11 +1798,7 @@ impl Game {
                         self.sba_quiet &= o.flags & Object::SBA_WATCHED == 0;
                         self.indexed.push_front(slot, o, &self.defs);
                     }
-                    ZoneKind::Hand => {
-                        let f = self.objects[slot as usize].flags;
-                        self.fast_in_hand[z.player as usize] += u16::from(Game::fast(f));
-                        self.activated_in_hand[z.player as usize] += u16::from(f & Object::ACTIVATED != 0);
-                    }
+                    ZoneKind::Hand => self.count_in_hand(z.player, slot, true),
                     ZoneKind::Graveyard => self.sba_quiet &= !self.toughness_counts_graveyards(),
                     _ => {}
                 }
@@ -1834,11 +1826,7 @@ impl Game {
                 self.sba_quiet &= self.objects[slot as usize].flags & Object::SBA_WATCHED == 0;
                 self.indexed.remove(slot, &self.objects, &self.defs);
             }
-            ZoneKind::Hand => {
-                let f = self.objects[slot as usize].flags;
-                self.fast_in_hand[z.player as usize] -= u16::from(Game::fast(f));
-                self.activated_in_hand[z.player as usize] -= u16::from(f & Object::ACTIVATED != 0);
-            }
+            ZoneKind::Hand => self.count_in_hand(z.player, slot, false),
             ZoneKind::Graveyard => self.sba_quiet &= !self.toughness_counts_graveyards(),
             _ => {}
         }
@@ -1900,6 +1888,21 @@ impl Game {
     /// [`Game::fast_in_hand`] for `p`, counted over their hand.
     pub(crate) fn count_fast_in_hand(&self, p: u8) -> u16 {
         self.players[p as usize].hand.iter().filter(|&&s| Game::fast(self.objects[s as usize].flags)).count() as u16
+    }
+
+    /// Counts the card in `slot` into (`arrives`) or out of `p`'s kept hand counts,
+    /// [`Game::fast_in_hand`] and [`Game::activated_in_hand`]. Inlined: on every draw.
+    #[inline(always)]
+    fn count_in_hand(&mut self, p: u8, slot: u32, arrives: bool) {
+        let f = self.objects[slot as usize].flags;
+        let (fast, activated) = (u16::from(Game::fast(f)), u16::from(f & Object::ACTIVATED != 0));
+        if arrives {
+            self.fast_in_hand[p as usize] += fast;
+            self.activated_in_hand[p as usize] += activated;
+        } else {
+            self.fast_in_hand[p as usize] -= fast;
+            self.activated_in_hand[p as usize] -= activated;
+        }
     }
 
     /// [`Game::activated_in_hand`] for `p`, counted over their hand.

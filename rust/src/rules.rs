@@ -906,6 +906,11 @@ pub(crate) mod static_kind {
 }
 
 impl StaticAbility {
+    /// The [`static_kind`]s of `statics`, or-ed together.
+    pub(crate) fn kinds_of(statics: &[StaticAbility]) -> u16 {
+        statics.iter().fold(0, |kinds, st| kinds | st.kind())
+    }
+
     /// Its [`static_kind`].
     pub(crate) fn kind(&self) -> u16 {
         use static_kind::*;
