@@ -613,6 +613,11 @@ pub struct Game {
     /// [`Game::zone_slots_mut`]'s callers), and is rebuilt on load.
     #[serde(skip)]
     pub(crate) fast_in_hand: [u16; MAX_PLAYERS],
+    /// By player: the least mana an instant or flash card in their hand costs (`u32::MAX`
+    /// with none), so that whether they could pay for one is seen without looking over the
+    /// hand. Derived, and kept as [`Game::fast_in_hand`] is.
+    #[serde(skip, default = "no_fast_cards")]
+    pub(crate) fast_least_in_hand: [u32; MAX_PLAYERS],
     /// By player: how many cards with activated abilities (mana abilities aside) their hand
     /// holds, so that a player with none has theirs looked for on their permanents alone.
     /// Derived, and kept as [`Game::fast_in_hand`] is.
@@ -689,6 +694,7 @@ impl Game {
             known: Vec::new(),
             known_in_library: [0; MAX_PLAYERS],
             fast_in_hand: [0; MAX_PLAYERS],
+            fast_least_in_hand: no_fast_cards(),
             activated_in_hand: [0; MAX_PLAYERS],
             origin: None,
             history: Arc::default(),
@@ -1757,8 +1763,7 @@ impl Game {
             }
             ZoneKind::Graveyard => self.sba_quiet &= !self.toughness_counts_graveyards(),
             ZoneKind::Hand => {
-                self.fast_in_hand[z.player as usize] = self.count_fast_in_hand(z.player);
-                self.activated_in_hand[z.player as usize] = self.count_activated_in_hand(z.player);
+                self.recount_hand(z.player);
             }
             _ => {}
         }
@@ -1890,8 +1895,16 @@ impl Game {
         self.players[p as usize].hand.iter().filter(|&&s| Game::fast(self.objects[s as usize].flags)).count() as u16
     }
 
+    /// [`Game::fast_least_in_hand`] for `p`, found over their hand.
+    pub(crate) fn count_fast_least_in_hand(&self, p: u8) -> u32 {
+        let hand = &self.players[p as usize].hand;
+        hand.iter().filter(|&&s| Game::fast(self.objects[s as usize].flags)).map(|&s| self.def_of_slot(s).least_mana).min().unwrap_or(u32::MAX)
+    }
+
     /// Counts the card in `slot` into (`arrives`) or out of `p`'s kept hand counts,
-    /// [`Game::fast_in_hand`] and [`Game::activated_in_hand`]. Inlined: on every draw.
+    /// [`Game::fast_in_hand`], [`Game::fast_least_in_hand`] and [`Game::activated_in_hand`]
+    /// (the card not yet in the hand as it arrives, already out of it as it departs). Inlined:
+    /// on every draw.
     #[inline(always)]
     fn count_in_hand(&mut self, p: u8, slot: u32, arrives: bool) {
         let f = self.objects[slot as usize].flags;
@@ -1903,6 +1916,17 @@ impl Game {
             self.fast_in_hand[p as usize] -= fast;
             self.activated_in_hand[p as usize] -= activated;
         }
+        if fast != 0 {
+            let least = if arrives { self.fast_least_in_hand[p as usize].min(self.def_of_slot(slot).least_mana) } else { self.count_fast_least_in_hand(p) };
+            self.fast_least_in_hand[p as usize] = least;
+        }
+    }
+
+    /// Recounts `p`'s kept hand counts over their hand (after an edit of it, or a load).
+    pub(crate) fn recount_hand(&mut self, p: u8) {
+        self.fast_in_hand[p as usize] = self.count_fast_in_hand(p);
+        self.fast_least_in_hand[p as usize] = self.count_fast_least_in_hand(p);
+        self.activated_in_hand[p as usize] = self.count_activated_in_hand(p);
     }
 
     /// [`Game::activated_in_hand`] for `p`, counted over their hand.
@@ -2190,6 +2214,7 @@ impl Game {
         self.known.clone_from(&src.known);
         self.known_in_library = src.known_in_library;
         self.fast_in_hand = src.fast_in_hand;
+        self.fast_least_in_hand = src.fast_least_in_hand;
         self.activated_in_hand = src.activated_in_hand;
         self.origin.clone_from(&src.origin);
         share(&mut self.history, &src.history);
@@ -2198,6 +2223,11 @@ impl Game {
 }
 
 /// Counts given by callers must be sane.
+/// [`Game::fast_least_in_hand`] with no instant or flash card in any hand.
+fn no_fast_cards() -> [u32; MAX_PLAYERS] {
+    [u32::MAX; MAX_PLAYERS]
+}
+
 pub(crate) fn check_count(n: i64, what: &str) -> Result<u32> {
     if n < 0 {
         return Err(invalid(format!("{what} must not be negative (got {n})")));
@@ -2408,16 +2438,17 @@ mod battlefield_index_tests {
         let db = CardDb::builtin();
         let mut g = Game::new(2, 1).unwrap();
         let ids = g
-            .add_cards(0, ZoneKind::Library, &["Joint Exploration", "Island", "Fractured Sanity", "Grizzly Bears", "Joint Exploration", "Fractured Sanity"], Position::Top, db)
+            .add_cards(0, ZoneKind::Library, &["Joint Exploration", "Island", "Fractured Sanity", "Mystical Tutor", "Joint Exploration", "Fractured Sanity"], Position::Top, db)
             .unwrap();
-        let counted = |g: &Game| [0, 1].map(|p| (g.count_fast_in_hand(p), g.count_activated_in_hand(p)));
-        let kept = |g: &Game| [0, 1].map(|p| (g.fast_in_hand[p], g.activated_in_hand[p]));
+        // Mystical Tutor costs less than Joint Exploration: it leaving makes the least cost rise.
+        let counted = |g: &Game| [0, 1].map(|p| (g.count_fast_in_hand(p), g.count_fast_least_in_hand(p), g.count_activated_in_hand(p)));
+        let kept = |g: &Game| [0, 1].map(|p| (g.fast_in_hand[p as usize], g.fast_least_in_hand[p as usize], g.activated_in_hand[p as usize]));
         for (i, id) in ids.iter().enumerate() {
             let pos = if i % 2 == 0 { Position::Bottom } else { Position::Top };
             g.move_slot(id.slot(), ZoneKind::Hand, pos);
             assert_eq!(kept(&g), counted(&g));
         }
-        assert_eq!(kept(&g)[0], (2, 2));
+        assert_eq!(kept(&g)[0], (3, 1, 2));
         g.edit_zone(Zone { kind: ZoneKind::Hand, player: 0 }, |v| v.reverse());
         assert_eq!(kept(&g), counted(&g));
         g.check_invariants().unwrap();
@@ -2425,11 +2456,14 @@ mod battlefield_index_tests {
             g.move_slot(id.slot(), ZoneKind::Graveyard, Position::Top);
             assert_eq!(kept(&g), counted(&g));
         }
-        assert_eq!(kept(&g)[0], (0, 0));
+        assert_eq!(kept(&g)[0], (0, u32::MAX, 0));
         // A count that disagrees with the hand is caught.
         g.fast_in_hand[1] = 1;
         assert!(g.check_invariants().is_err());
         g.fast_in_hand[1] = 0;
+        g.fast_least_in_hand[1] = 2;
+        assert!(g.check_invariants().is_err());
+        g.fast_least_in_hand[1] = u32::MAX;
         g.activated_in_hand[1] = 1;
         assert!(g.check_invariants().is_err());
     }

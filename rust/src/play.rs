@@ -345,6 +345,22 @@ impl Game {
         self.nothing_cast_from_graveyards() && self.fast_in_hand[p as usize] == 0
     }
 
+    /// Whether no player could pay for an instant or flash card in their hand now (true when
+    /// none holds one): outside their sorcery timing, with nothing cast from graveyards, a
+    /// goldfish would then pass without looking further — each such card costs more mana
+    /// than all its holder could make, the first test [`Game::visit_priority_actions`] passes
+    /// it over by.
+    #[inline(always)]
+    pub(crate) fn no_fast_card_affordable(&self) -> bool {
+        self.fast_in_hand == [0; crate::game::MAX_PLAYERS] || self.fast_cards_unaffordable()
+    }
+
+    /// [`Game::no_fast_card_affordable`] when someone holds an instant or flash card.
+    #[inline(never)]
+    fn fast_cards_unaffordable(&self) -> bool {
+        (0..self.players.len()).all(|q| self.fast_in_hand[q] == 0 || self.supply(q as u8).most.is_some_and(|most| self.fast_least_in_hand[q] > most))
+    }
+
     /// Whether no card in the game has flashback or a permission to cast from a graveyard (a
     /// conjured card may bring one).
     #[inline(always)]
@@ -639,15 +655,14 @@ impl Game {
     }
 
     /// Whether each player still to pass in this round of passes, from `p` (who has priority),
-    /// would pass without looking, given `unseen` ([`Game::goldfish_pass_unseen`]): none may
-    /// cast anything outside their sorcery timing ([`Game::goldfish_action`]), and none still
-    /// to pass is in it: nobody is while the stack holds something (CR 307.1); with an empty
-    /// stack, outside a main phase, or the active player in one having passed already.
+    /// would pass without looking, given `unseen` ([`Game::goldfish_pass_unseen`]): none could
+    /// pay for an instant or flash card ([`Game::no_fast_card_affordable`]), and none still to
+    /// pass is in their sorcery timing: nobody is while the stack holds something (CR 307.1);
+    /// with an empty stack, outside a main phase, or the active player in one having passed
+    /// already.
     #[inline(always)]
     fn rest_of_round_passes_unseen(&self, p: u8, unseen: bool) -> bool {
-        unseen
-            && self.fast_in_hand == [0; crate::game::MAX_PLAYERS]
-            && (!self.stack.is_empty() || !self.step.is_main() || (p != self.active && self.passes as usize + 1 == self.live_players()))
+        unseen && (!self.stack.is_empty() || !self.step.is_main() || (p != self.active && self.passes as usize + 1 == self.live_players())) && self.no_fast_card_affordable()
     }
 
     /// An unattended run with no work in progress, the game going on, no trigger waiting to go

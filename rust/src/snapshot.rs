@@ -30,8 +30,7 @@ impl Game {
         game.def_flags = crate::object::Object::flags_of_all(game.defs.iter());
         game.reindex_battlefield();
         for p in 0..game.players.len() {
-            game.fast_in_hand[p] = game.count_fast_in_hand(p as u8);
-            game.activated_in_hand[p] = game.count_activated_in_hand(p as u8);
+            game.recount_hand(p as u8);
         }
         Ok(game)
     }
@@ -56,6 +55,9 @@ impl Game {
         }
         if let Some(p) = (0..self.players.len()).find(|&p| self.fast_in_hand[p] != self.count_fast_in_hand(p as u8)) {
             return Err(Error::Snapshot(format!("player {p}'s count of instants and flash cards in hand isn't what their hand holds")));
+        }
+        if let Some(p) = (0..self.players.len()).find(|&p| self.fast_least_in_hand[p] != self.count_fast_least_in_hand(p as u8)) {
+            return Err(Error::Snapshot(format!("player {p}'s least cost of an instant or flash card in hand isn't what their hand holds")));
         }
         if let Some(p) = (0..self.players.len()).find(|&p| self.activated_in_hand[p] != self.count_activated_in_hand(p as u8)) {
             return Err(Error::Snapshot(format!("player {p}'s count of cards with activated abilities in hand isn't what their hand holds")));

@@ -356,10 +356,10 @@ impl Game {
     /// nothing waiting, the simulation playing `on` would go on (its check, made here as its
     /// loop would make it: it stops if the cleanup step's check ended the game) and every
     /// player would pass without looking: untapping and drawing may have made an instant
-    /// castable that wasn't when they last passed, so none may have one in hand.
+    /// castable that wasn't when they last passed, so none may be able to pay for one now.
     #[inline(always)]
     fn new_turn_passes_unseen(&self, on: &mut Option<&mut crate::play::PlayOn>) -> bool {
-        self.fast_in_hand == [0; crate::game::MAX_PLAYERS]
+        self.no_fast_card_affordable()
             && self.frames.is_empty()
             && self.pending_triggers.is_empty()
             && !self.legendary_entered
