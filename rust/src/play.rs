@@ -358,7 +358,19 @@ impl Game {
     /// [`Game::no_fast_card_affordable`] when someone holds an instant or flash card.
     #[inline(never)]
     fn fast_cards_unaffordable(&self) -> bool {
-        (0..self.players.len()).all(|q| self.fast_in_hand[q] == 0 || self.supply(q as u8).most.is_some_and(|most| self.fast_least_in_hand[q] > most))
+        (0..self.players.len()).all(|q| self.fast_in_hand[q] == 0 || self.most_mana(q as u8).is_some_and(|most| self.fast_least_in_hand[q] > most))
+    }
+
+    /// [`Supply::most`] for `p`, without the count by type where the kept count answers.
+    #[inline(always)]
+    fn most_mana(&self, p: u8) -> Option<u32> {
+        match self.counted_supply(p) {
+            Some(counted) => {
+                let sources = counted.by_type.iter().map(|&n| u64::from(n)).sum::<u64>() + u64::from(counted.choosing);
+                Some((self.players[p as usize].pool.total() + sources).min(u32::MAX as u64) as u32)
+            }
+            None => self.supply_walked(p).most,
+        }
     }
 
     /// Whether no card in the game has flashback or a permission to cast from a graveyard (a
@@ -371,14 +383,22 @@ impl Game {
 
     /// What `p` could pay with now (see [`Supply`]).
     fn supply(&self, p: u8) -> Supply {
-        // Most often no card of the game changes what spells cost and `p`'s sources are all
-        // counted as they come and go: the count is the answer, with no walk to set up.
-        let counted = &self.indexed.untapped_mana[p as usize];
-        if self.def_flags & crate::object::Object::COST_STATIC == 0 && counted.others == 0 {
-            let (total, by_type) = crate::payment::supply_counted(&self.players[p as usize].pool, counted);
-            return Supply { most: Some(total.min(u32::MAX as u64) as u32), by_type, plain_costs: true };
+        match self.counted_supply(p) {
+            Some(counted) => {
+                let (total, by_type) = crate::payment::supply_counted(&self.players[p as usize].pool, counted);
+                Supply { most: Some(total.min(u32::MAX as u64) as u32), by_type, plain_costs: true }
+            }
+            None => self.supply_walked(p),
         }
-        self.supply_walked(p)
+    }
+
+    /// `p`'s untapped sources as counted, when with their pool they are all `p` could pay
+    /// with: most often no card of the game changes what spells cost and `p`'s sources are
+    /// all counted as they come and go, so the count is the answer, with no walk to set up.
+    #[inline(always)]
+    fn counted_supply(&self, p: u8) -> Option<&crate::game::UntappedMana> {
+        let counted = &self.indexed.untapped_mana[p as usize];
+        (self.def_flags & crate::object::Object::COST_STATIC == 0 && counted.others == 0).then_some(counted)
     }
 
     /// [`Game::supply`] when a static ability may change spell costs or a source must be
@@ -689,6 +709,37 @@ mod tests {
     use crate::game::Game;
     use crate::policy::Policy;
     use crate::zone::{Position, ZoneKind};
+
+    #[test]
+    fn the_most_mana_counted_is_the_supplys() {
+        // What the round of passes counts as the most mana a player could make (from the kept
+        // count where it answers) is what the goldfish's look finds in their supply: on random
+        // boards of basic lands and a land with a choice, some tapped, mana in the pool, and
+        // now and then a source that isn't plain or a card changing what spells cost.
+        let db = CardDb::builtin();
+        let mut rng = crate::rng::Rng::new(0x3057);
+        const NAMES: [&str; 7] = ["Plains", "Island", "Swamp", "Mountain", "Forest", "Wastes", "Canyon Slough"];
+        let mut counted = 0;
+        for round in 0..400 {
+            let mut g = Game::new(2, 1).unwrap();
+            let names: Vec<&str> = (0..rng.below(9)).map(|_| NAMES[rng.below(7) as usize]).collect();
+            for land in g.add_cards(0, ZoneKind::Battlefield, &names, Position::Top, db).unwrap() {
+                if rng.below(4) == 0 {
+                    g.set_tapped(land, true).unwrap();
+                }
+            }
+            for _ in 0..rng.below(3) {
+                g.players[0].pool.add(crate::payment::ManaType::ALL[rng.below(6) as usize], 1);
+            }
+            match round % 5 {
+                3 => drop(g.add_cards(0, ZoneKind::Battlefield, &["Everflowing Chalice"], Position::Top, db).unwrap()),
+                4 => drop(g.add_cards(0, ZoneKind::Battlefield, &["The Water Crystal"], Position::Top, db).unwrap()),
+                _ => counted += 1,
+            }
+            assert_eq!(g.most_mana(0), g.supply(0).most, "{names:?}");
+        }
+        assert!(counted > 0);
+    }
 
     #[test]
     fn the_spells_offered_are_those_the_general_test_finds_castable() {
