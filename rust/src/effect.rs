@@ -257,7 +257,7 @@ impl EffectProc {
     }
 
     pub(crate) fn step(mut self: Box<Self>, g: &mut Game) -> Step {
-        match self.follow(g) {
+        match self.follow(g, None) {
             Some((pending, last)) => self.pend(g, pending, last),
             None => {
                 g.spare_effect.keep(self);
@@ -275,17 +275,43 @@ impl EffectProc {
         if g.outcome.is_some() {
             return Frame::Effect(Box::new(self)).take_over(g);
         }
-        match self.follow(g) {
+        match self.follow(g, None) {
             Some((Pending::Frame(frame), true)) => frame.take_over(g),
             Some((pending, last)) => g.spare_effect.boxed(self).pend(g, pending, last),
             None => Step::Done,
         }
     }
 
+    /// [`EffectProc::take_over`] for the instructions of the spell or ability in `slot` as it
+    /// resolves, with its frame to finish it beneath them: that frame is put there only if they
+    /// stop before their end (or start frames), as the run loop would otherwise pop it at once.
+    /// `None` when they are done and the game goes on: the resolution is to finish now.
+    #[inline(always)]
+    pub(crate) fn take_over_resolving(mut self, g: &mut Game, slot: u32) -> Option<Step> {
+        let depth = g.frames.len();
+        if g.outcome.is_none() {
+            let followed = self.follow(g, Some(slot));
+            if followed.is_none() && g.frames.len() == depth && g.outcome.is_none() {
+                return None;
+            }
+            // Beneath what the instructions pushed, as if it had been there all along.
+            g.frames.insert(depth, Frame::Resolve(crate::stack::ResolveProc::finishing(slot)));
+            return Some(match followed {
+                Some((Pending::Frame(frame), true)) => frame.take_over(g),
+                Some((pending, last)) => g.spare_effect.boxed(self).pend(g, pending, last),
+                None => Step::Done,
+            });
+        }
+        // The game is over: left for the run loop to drop, as `take_over` leaves it (CR 104.1).
+        g.frames.push(Frame::Resolve(crate::stack::ResolveProc::finishing(slot)));
+        Some(self.take_over(g))
+    }
+
     /// Follows the instructions until one needs more than it can do alone (a frame, a
     /// decision): returns that, and whether it came from the list's last instruction; `None`
-    /// once the list is done.
-    fn follow(&mut self, g: &mut Game) -> Option<(Pending, bool)> {
+    /// once the list is done. `resolving`: the slot of the spell or ability these instructions resolve, when its frame
+    /// to finish it isn't beneath them yet (see [`EffectProc::take_over_resolving`]).
+    fn follow(&mut self, g: &mut Game, resolving: Option<u32>) -> Option<(Pending, bool)> {
         let src = self.source(g);
         let mut list = src.list(&self.root, &self.path);
         // A first instruction that is a search done at once (a typecycle's whole resolution)
@@ -321,7 +347,7 @@ impl EffectProc {
                 // of the same player's resolution beneath, so that a player leaving mid-branch
                 // finds the action theirs as they would with the empty frame (CR 800.4a).
                 if let (&Pending::Branch(branch), true, true) = (&pending, last, g.outcome.is_none()) {
-                    if self.resolution_beneath(g) {
+                    if self.resolution_beneath(g, resolving) {
                         self.path.push((self.pc - 1, branch));
                         self.pc = 0;
                         list = src.list(&self.root, &self.path);
@@ -335,12 +361,15 @@ impl EffectProc {
 
     /// Whether the frame beneath is this controller's resolution (the spell or ability
     /// resolving, or more of its instructions), which makes the action theirs as this frame does.
-    fn resolution_beneath(&self, g: &Game) -> bool {
-        match g.frames.last() {
-            Some(Frame::Resolve(r)) => r.resolving().is_some_and(|s| g.objects[s as usize].controller == self.ctx.controller),
-            Some(Frame::Effect(e)) => e.controller() == self.ctx.controller,
-            _ => false,
-        }
+    /// `resolving`: the slot of the spell or ability whose frame to finish it is to go beneath.
+    fn resolution_beneath(&self, g: &Game, resolving: Option<u32>) -> bool {
+        let resolving = match (resolving, g.frames.last()) {
+            (Some(s), _) => Some(s),
+            (None, Some(Frame::Resolve(r))) => r.resolving(),
+            (None, Some(Frame::Effect(e))) => return e.controller() == self.ctx.controller,
+            _ => None,
+        };
+        resolving.is_some_and(|s| g.objects[s as usize].controller == self.ctx.controller)
     }
 
     /// A search one player must make and takes the first cards of (see

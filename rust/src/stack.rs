@@ -96,7 +96,7 @@ impl ResolveProc {
         ResolveProc { finishing: None, entering: None }
     }
 
-    fn finishing(slot: u32) -> ResolveProc {
+    pub(crate) fn finishing(slot: u32) -> ResolveProc {
         ResolveProc { finishing: Some(slot), entering: None }
     }
 
@@ -113,8 +113,7 @@ impl ResolveProc {
 
     pub(crate) fn step(self, g: &mut Game) -> Step {
         if let Some(slot) = self.finishing {
-            g.finish_spell(slot, false);
-            g.priority_to(g.active);
+            ResolveProc::finished(g, slot);
             return Step::Done;
         }
         if let Some(slot) = self.entering {
@@ -162,7 +161,6 @@ impl ResolveProc {
             ctx.triggering = item.triggering;
             ctx.triggering_controller = item.triggering_controller;
             ctx.sacrificed_power = item.sacrificed_power;
-            g.frames.push(Frame::Resolve(ResolveProc::finishing(slot)));
             let proc = match delayed {
                 Some(d) => {
                     ctx.cast = d.cast;
@@ -172,7 +170,7 @@ impl ResolveProc {
                 }
                 None => EffectProc::ability(def, ability, ctx),
             };
-            return proc.take_over(g);
+            return ResolveProc::resolve(g, proc, slot);
         }
         let def_index = g.objects[slot as usize].def;
         // Borrowed, not cloned: the definitions are shared by every game (and thread) made
@@ -210,13 +208,37 @@ impl ResolveProc {
         // Only an instant or sorcery needs its targets copied: a permanent enters without them.
         let targets = if untargeted { Vec::new() } else { item.targets.clone() };
         let ctx = EffectCtx::targeting(controller, slot, g.id_of(slot), g.objects[slot as usize].cast, targets, legal);
-        g.frames.push(Frame::Resolve(ResolveProc::finishing(slot)));
         // The spell's own instructions, then each chosen mode's in printed order (CR 700.2).
         let modes = ctx.cast.modes;
-        for m in (0..mode_count).rev().filter(|m| modes & (1 << m) != 0) {
-            g.frames.push(Frame::Effect(Box::new(EffectProc::mode(def_index, m, ctx.clone()))));
+        if (0..mode_count).any(|m| modes & (1 << m) != 0) {
+            g.frames.push(Frame::Resolve(ResolveProc::finishing(slot)));
+            for m in (0..mode_count).rev().filter(|m| modes & (1 << m) != 0) {
+                g.frames.push(Frame::Effect(Box::new(EffectProc::mode(def_index, m, ctx.clone()))));
+            }
+            return EffectProc::spell(def_index, ctx).take_over(g);
         }
-        EffectProc::spell(def_index, ctx).take_over(g)
+        ResolveProc::resolve(g, EffectProc::spell(def_index, ctx), slot)
+    }
+
+    /// Follows the instructions of the spell or ability in `slot` (`proc`), then finishes it
+    /// (see [`EffectProc::take_over_resolving`]).
+    #[inline(always)]
+    fn resolve(g: &mut Game, proc: EffectProc, slot: u32) -> Step {
+        match proc.take_over_resolving(g, slot) {
+            Some(step) => step,
+            None => {
+                ResolveProc::finished(g, slot);
+                Step::Done
+            }
+        }
+    }
+
+    /// The instructions of the spell or ability in `slot` are done: it leaves the stack, and
+    /// the active player is to receive priority (CR 608.2n, 117.3b).
+    #[inline(always)]
+    fn finished(g: &mut Game, slot: u32) {
+        g.finish_spell(slot, false);
+        g.priority_to(g.active);
     }
 }
 
@@ -394,9 +416,16 @@ pub(crate) fn condition_on_cast(c: &Condition, cast: &CastInfo) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::ResolveProc;
+    use crate::actions::movement::Entering;
     use crate::card::CardDb;
     use crate::casting::CastOptions;
+    use crate::decision::Answer;
+    use crate::event::Event;
     use crate::game::{Game, Progress};
+    use crate::object::ObjId;
+    use crate::policy::Policy;
+    use crate::process::Frame;
     use crate::zone::{Position, ZoneKind};
 
     #[test]
@@ -420,5 +449,69 @@ mod tests {
         assert_eq!(slots, [spells[1].slot()]);
         assert_eq!(g.objects[spells[0].slot() as usize].zone.kind, ZoneKind::Graveyard);
         assert_eq!(g.objects[spells[1].slot() as usize].zone.kind, ZoneKind::Stack);
+    }
+
+    /// Player 0's game with `lands` Islands and the permanents `extra` in play, the library
+    /// `library` (top last) and `spell` cast: its id on the stack.
+    fn cast_with(lands: usize, library: &[&str], extra: &[&str], spell: &str) -> (Game, ObjId) {
+        let db = CardDb::builtin();
+        let mut g = Game::new(2, 1).unwrap();
+        g.add_cards(0, ZoneKind::Battlefield, &vec!["Island"; lands], Position::Top, db).unwrap();
+        for card in g.add_cards(0, ZoneKind::Hand, extra, Position::Top, db).unwrap() {
+            g.move_object(card, ZoneKind::Battlefield, Position::Top, Entering::default()).unwrap();
+            // as it enters (CR 306.5b)
+        }
+        g.add_cards(0, ZoneKind::Library, library, Position::Top, db).unwrap();
+        let card = g.add_cards(0, ZoneKind::Hand, &[spell], Position::Top, db).unwrap()[0];
+        let Progress::Done(out) = g.cast(card, CastOptions::default()).unwrap() else { panic!("cast at once") };
+        (g, out[0])
+    }
+
+    // A spell's instructions done at once finish it there (CR 608.2n): it leaves the stack after
+    // what they did, and the active player is to receive priority (CR 117.3b), as its frame to
+    // finish it would do, never pushed. Instructions that stop for a decision (a scry) finish it
+    // after the decision, from that frame, waiting beneath them. Instructions that end the game
+    // leave the spell where it was: nothing more happens (CR 104.1). Mutations caught: the
+    // spell finished at once although the game ended; the finishing frame put above the
+    // instructions that stopped.
+    #[test]
+    fn a_resolution_finishes_where_its_instructions_end_unless_the_game_did() {
+        let (mut g, spell) = cast_with(5, &["Island"; 4], &[], "Lórien Revealed");
+        g.resolve_top().unwrap();
+        assert!(g.stack_items.is_empty() && g.frames.is_empty());
+        assert_eq!(g.objects[spell.slot() as usize].zone.kind, ZoneKind::Graveyard);
+        assert_eq!((g.players[0].hand.len(), g.players[0].library.len(), g.priority), (3, 1, Some(0)));
+        let kinds: Vec<&str> = g
+            .events()
+            .iter()
+            .rev()
+            .take(4)
+            .map(|e| {
+                if matches!(e, Event::Resolved { .. }) {
+                    "resolved"
+                } else if matches!(e, Event::Drew { .. }) {
+                    "drew"
+                } else {
+                    "other"
+                }
+            })
+            .collect();
+        assert_eq!(kinds, ["resolved", "drew", "drew", "drew"]);
+
+        let (mut g, spell) = cast_with(2, &["Island"; 4], &[], "Joint Exploration");
+        g.set_policy(0, Policy::Manual).unwrap();
+        assert_eq!(g.resolve_top().unwrap(), Progress::Paused);
+        assert!(matches!(g.frames[..], [.., Frame::Resolve(ResolveProc { finishing: Some(s), .. }), Frame::Effect(_), Frame::Scry(_)] if s == spell.slot()));
+        let top = g.players[0].library.iter().rev().take(2).map(|&s| g.id_of(s)).collect();
+        g.answer(Answer::Scry { top, bottom: Vec::new() }).unwrap();
+        assert!(g.stack_items.is_empty() && g.frames.is_empty());
+        assert_eq!(g.objects[spell.slot() as usize].zone.kind, ZoneKind::Graveyard);
+        assert_eq!((g.players[0].hand.len(), g.priority), (1, Some(0)));
+
+        let (mut g, spell) = cast_with(5, &["Island"; 2], &["Jace, Wielder of Mysteries"], "Lórien Revealed");
+        g.resolve_top().unwrap();
+        assert_eq!(g.outcome().map(|o| o.winners.clone()), Some(vec![0]));
+        assert_eq!(g.objects[spell.slot() as usize].zone.kind, ZoneKind::Stack);
+        assert_eq!(g.stack_items.len(), 1);
     }
 }
