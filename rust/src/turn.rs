@@ -464,9 +464,12 @@ impl Game {
 
     /// Inside a frame: `p` is to receive priority once the work in progress is finished. The
     /// run loop then checks state-based actions and puts waiting triggered abilities on the
-    /// stack, in that order (CR 117.5), before anyone acts.
+    /// stack, in that order (CR 117.5), before anyone acts. Inlined: it ends every resolution,
+    /// and with everyone in the game (each player who lost is listed among the losers) it is
+    /// `p` without a look at `p`.
+    #[inline(always)]
     pub(crate) fn priority_to(&mut self, p: u8) {
-        self.priority = Some(self.live_or_next(p));
+        self.priority = Some(if self.losers.is_empty() { p } else { self.live_or_next(p) });
         self.passes = 0;
     }
 
@@ -604,15 +607,24 @@ mod unattended_tests {
     }
 
     // Turn order passes over a player who has lost (CR 800.4a), from any seat, however many
-    // remain; with nobody out it is the next seat.
+    // remain; with nobody out it is the next seat. Priority that would go to a player who left
+    // goes to the next one still in the game (CR 800.4j); with nobody out, to that player.
+    // (Mutation caught: priority given to the player named though they lost.)
     #[test]
     fn the_next_player_skips_those_who_have_lost() {
         let mut g = Game::new(4, 1).unwrap();
+        let priority_to = |g: &mut Game, p: u8| {
+            g.priority_to(p);
+            g.priority
+        };
         assert_eq!([0, 1, 2, 3].map(|p| g.next_live_player(p)), [1, 2, 3, 0]);
+        assert_eq!([0, 1, 2, 3].map(|p| priority_to(&mut g, p)), [0, 1, 2, 3].map(Some));
         g.concede(1).unwrap();
         assert_eq!([0, 2, 3].map(|p| g.next_live_player(p)), [2, 3, 0]);
+        assert_eq!([0, 1, 2, 3].map(|p| priority_to(&mut g, p)), [0, 2, 2, 3].map(Some));
         g.concede(0).unwrap();
         assert_eq!([2, 3].map(|p| g.next_live_player(p)), [3, 2]);
+        assert_eq!([0, 1, 2, 3].map(|p| priority_to(&mut g, p)), [2, 2, 2, 3].map(Some));
     }
 
     /// The example decks' lists (`mtgsim.EXAMPLE_DECKS`).
