@@ -164,17 +164,15 @@ impl Game {
         let start = st.library.len() - k;
         // The milled cards are the last `k` of the graveyard, in library order top first.
         let first = st.graveyard.len();
-        let mut milled = if listed { Vec::with_capacity(k) } else { Vec::new() };
-        st.graveyard.reserve(k);
-        for &slot in st.library[start..].iter().rev() {
+        // Copied over whole, then each made a new object there (CR 400.7) and listed.
+        st.graveyard.extend(st.library[start..].iter().rev());
+        st.library.truncate(start);
+        let gone = &st.graveyard[first..];
+        for &slot in gone {
             let o = &mut self.objects[slot as usize];
             o.become_new(Zone { kind: ZoneKind::Graveyard, player: o.owner });
-            st.graveyard.push(slot);
-            if listed {
-                milled.push(ObjId::new(slot, o.generation));
-            }
         }
-        st.library.truncate(start);
+        let milled: Vec<ObjId> = if listed { gone.iter().map(|&slot| ObjId::new(slot, self.objects[slot as usize].generation)).collect() } else { Vec::new() };
         st.stats.milled += k as u32;
         self.sba_quiet &= k == 0 || !self.toughness_counts_graveyards();
         if self.known_in_library[p as usize] > 0 {
