@@ -1776,17 +1776,26 @@ impl Game {
     pub(crate) fn push_to_zone(&mut self, z: Zone, slot: u32) {
         // The counts first: the push may grow a vector, after which the object is looked up
         // anew.
+        // Each zone pushed to directly: where the zone is known (a draw, a cast, a permanent
+        // entering) only its own push is left, with no call to find its vector.
         match z.kind {
             ZoneKind::Battlefield => {
                 let o = &self.objects[slot as usize];
                 self.sba_quiet &= o.flags & Object::SBA_WATCHED == 0;
                 self.indexed.push(slot, o, &self.defs);
+                self.battlefield.push(slot);
             }
-            ZoneKind::Hand => self.count_in_hand(z.player, slot, true),
-            ZoneKind::Graveyard => self.sba_quiet &= !self.toughness_counts_graveyards(),
-            _ => {}
+            ZoneKind::Hand => {
+                self.count_in_hand(z.player, slot, true);
+                self.players[z.player as usize].hand.push(slot);
+            }
+            ZoneKind::Graveyard => {
+                self.sba_quiet &= !self.toughness_counts_graveyards();
+                self.players[z.player as usize].graveyard.push(slot);
+            }
+            ZoneKind::Stack => self.stack.push(slot),
+            _ => self.zone_slots_mut(z).push(slot),
         }
-        self.zone_slots_mut(z).push(slot);
     }
 
     /// Puts an object first or last in a zone; on the battlefield the index follows it
