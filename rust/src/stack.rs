@@ -276,8 +276,10 @@ impl Game {
             self.cease(slot);
             return None;
         }
-        let to = if o.cast.flashback { ZoneKind::Exile } else { ZoneKind::Graveyard };
-        Some(self.move_slot(slot, to, Position::Top))
+        // `move_slot` inlined (on every instant or sorcery resolving): the same move.
+        let from = self.take_from_zone(slot);
+        let to = if o.cast.flashback { ZoneKind::Exile } else { self.graveyard_destination(slot, false) };
+        Some(self.place_exactly_inline(slot, from, to, Position::Top))
     }
 
     /// An instant or sorcery finished resolving (CR 608.2n), or a spell didn't resolve for
