@@ -136,6 +136,9 @@ pub struct CardDef {
     pub(crate) reads_milled: bool,
     /// What happens to its permanent as it enters (derived): read on every entry.
     pub(crate) entry: Entry,
+    /// A mana ability of it sacrifices it as part of its cost ("{T}, Sacrifice this: Add
+    /// ...", derived): read on every tap for mana.
+    pub(crate) sacrificed_for_mana: bool,
 }
 
 /// What a card's printed characteristics make happen to its permanent as it enters, however
@@ -476,6 +479,7 @@ impl CardDef {
             no_announcements: rules.modes.is_empty() && rules.kicker.is_empty() && rules.targets.is_empty() && rules.additional_discard.is_none(),
             reads_milled: reads_milled(&rules),
             entry: Entry::of(types, supertypes, r.loyalty.as_deref(), &rules),
+            sacrificed_for_mana: rules.mana.iter().any(|m| m.sacrifice),
             mana_value: mana_cost.mana_value(),
             least_mana: mana_cost.symbols().iter().fold(0u32, |total, s| total.saturating_add(s.least_mana())),
             mana: ManaProfile::of(&subtypes, &rules),
@@ -775,6 +779,17 @@ mod tests {
             readers += usize::from(def.reads_milled);
         }
         assert!(readers > 0 && !db.get("Ruin Crab").unwrap().reads_milled);
+    }
+
+    // Tapping a source for mana sacrifices it only if the flag says so: the flag must find
+    // every mana ability that sacrifices its source (a Treasure's, CR 605.3a).
+    #[test]
+    fn sacrificed_for_mana_marks_the_cards_whose_mana_ability_sacrifices_them() {
+        let db = CardDb::builtin();
+        for def in db.iter() {
+            assert_eq!(def.sacrificed_for_mana, def.rules.mana.iter().any(|m| m.sacrifice), "{}", def.name);
+        }
+        assert!(db.get("Treasure").unwrap().sacrificed_for_mana && !db.get("Island").unwrap().sacrificed_for_mana);
     }
 
     #[test]

@@ -304,7 +304,7 @@ impl Game {
 
     /// "{T}, Sacrifice this: Add ..." (a Treasure): the sacrifice is part of the cost.
     fn sacrifice_if_mana_ability_says(&mut self, slot: u32) {
-        if self.def_of_slot(slot).rules.mana.iter().any(|m| m.sacrifice) {
+        if self.def_of_slot(slot).sacrificed_for_mana {
             self.sacrifice(slot);
         }
     }
