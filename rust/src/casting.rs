@@ -197,6 +197,10 @@ impl Game {
     }
 
     /// Checks that the cast may begin (CR 601.3) and sets it up; nothing changes yet.
+    /// Inlined: a priority action's cast (`PriorityProc::cast_over`, most casts) gives the
+    /// default options but flashback, whose checks then fold away, and the cast is built
+    /// where it is then worked on.
+    #[inline(always)]
     pub(crate) fn cast_proc(&self, card: ObjId, opts: CastOptions) -> Result<CastProc> {
         let caster = self.priority.ok_or_else(|| illegal("nobody has priority, so no spell can be cast now (CR 117)"))?;
         let slot = self.slot_of(card)?;
