@@ -2091,24 +2091,33 @@ impl Game {
         self.entered(slot, false);
     }
 
+    /// Inlined (on every land played and permanent spell resolving): most permanents'
+    /// entering is only their triggers, and a call costs more than the rest of it.
+    #[inline(always)]
     fn entered(&mut self, slot: u32, as_enters: bool) {
         let o = &mut self.objects[slot as usize];
         o.entered = self.turn;
         // Most permanents' entering is only their triggers: their card needn't be looked at.
         if o.flags & Object::ENTRY != 0 {
-            let entry = self.def_of_slot(slot).entry;
-            self.legendary_entered |= entry.legendary;
-            if entry.tapped {
-                self.tap_slot(slot, true);
-            }
-            if entry.loyalty > 0 {
-                let _ = self.put_counters(slot, "loyalty", entry.loyalty);
-            }
-            if entry.replaced {
-                self.enters_with_counters_and_as_enters(slot, as_enters);
-            }
+            self.entry_happens(slot, as_enters);
         }
         self.fire(crate::trigger::TriggerEvent::Entered { slot });
+    }
+
+    /// What the card of a permanent entering makes happen to it (see [`Game::entered`]).
+    #[inline(never)]
+    fn entry_happens(&mut self, slot: u32, as_enters: bool) {
+        let entry = self.def_of_slot(slot).entry;
+        self.legendary_entered |= entry.legendary;
+        if entry.tapped {
+            self.tap_slot(slot, true);
+        }
+        if entry.loyalty > 0 {
+            let _ = self.put_counters(slot, "loyalty", entry.loyalty);
+        }
+        if entry.replaced {
+            self.enters_with_counters_and_as_enters(slot, as_enters);
+        }
     }
 
     /// A permanent goes from the battlefield to its owner's graveyard (a state-based action, a
