@@ -130,8 +130,9 @@ impl Game {
             }
         }
         for &s in &taps[..n] {
-            let ty = self.objects[s as usize].one_mana.first().expect("a plain source");
-            self.tap_for_payment(p, s, ty);
+            // The index of the one type it makes.
+            let t = self.objects[s as usize].one_mana.0.trailing_zeros() as usize;
+            self.tap_plain_for_payment(p, s, t);
         }
         if pooled {
             self.players[p as usize].pool = pool;
@@ -250,6 +251,19 @@ impl Game {
             self.log_mana_added(p, slot, ty);
         }
         self.tap_slot(slot, true);
+        self.sacrifice_if_mana_ability_says(slot);
+    }
+
+    /// [`Game::tap_for_payment`] for a plain source of `p`'s (see [`crate::game::UntappedMana`]),
+    /// untapped, that makes one mana of the type of index `t` only: as [`Game::tap_slot`]
+    /// would, tapping it takes it off the count of untapped sources of that type.
+    #[inline(always)]
+    fn tap_plain_for_payment(&mut self, p: u8, slot: u32, t: usize) {
+        if self.log.recording {
+            self.log_mana_added(p, slot, ManaType::ALL[t]);
+        }
+        self.objects[slot as usize].tapped = true;
+        self.indexed.untapped_mana[p as usize].by_type[t] -= 1;
         self.sacrifice_if_mana_ability_says(slot);
     }
 
@@ -502,6 +516,8 @@ mod tests {
                         assert!(g.log.events.len() > events || payment.taps.is_empty());
                     }
                     assert_eq!(in_place.save_json(), g.save_json(), "{lands:?} {need:?} {generic}");
+                    // The untapped sources' counts (never saved) follow the taps as well.
+                    assert!(in_place.indexed == g.indexed && in_place.battlefield_index_is_current(), "{lands:?} {need:?} {generic}");
                 }
                 None => assert!(g.mana_sources(0).iter().any(|s| s.options.len() > 1) || lands.contains(&"Everflowing Chalice"), "{lands:?}"),
             }
