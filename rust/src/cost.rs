@@ -243,9 +243,6 @@ impl Game {
     }
 
     /// Activates the mana ability of the source in `slot`, making `ty`, toward a payment.
-    /// Inlined: in the automatic payment's loop over the sources it found (most casts'
-    /// payment), a call per source costs more than its body.
-    #[inline(always)]
     fn tap_for_payment(&mut self, p: u8, slot: u32, ty: ManaType) {
         if self.log.recording {
             self.log_mana_added(p, slot, ty);
