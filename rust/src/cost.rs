@@ -253,13 +253,15 @@ impl Game {
 
     /// [`Game::tap_for_payment`] for a plain source of `p`'s (see [`crate::game::UntappedMana`]),
     /// untapped, that makes one mana of the type of index `t` only: as [`Game::tap_slot`]
-    /// would, tapping it takes it off the count of untapped sources of that type.
+    /// would, tapping it counts it among `p`'s tapped permanents and takes it off the count of
+    /// untapped sources of that type.
     #[inline(always)]
     fn tap_plain_for_payment(&mut self, p: u8, slot: u32, t: usize) {
         if self.log.recording {
             self.log_mana_added(p, slot, ManaType::ALL[t]);
         }
         self.objects[slot as usize].tapped = true;
+        self.indexed.tapped[p as usize] += 1;
         self.indexed.untapped_mana[p as usize].by_type[t] -= 1;
         self.sacrifice_if_mana_ability_says(slot);
     }

@@ -249,6 +249,9 @@ pub(crate) struct BattlefieldIndex {
     /// What each player's mana sources on their list give now, counted as they come and go
     /// and tap and untap, so that counting a player's supply needn't walk their list.
     pub untapped_mana: smallvec::SmallVec<[UntappedMana; 2]>,
+    /// How many tapped permanents each player controls, so that the untap step stops looking
+    /// once it has untapped them all.
+    pub tapped: [u32; MAX_PLAYERS],
     /// The kinds of event ([`crate::trigger::kind`]) the triggered abilities of each player's
     /// permanents wait for, by controller: an event no permanent waits for needn't be matched
     /// against any.
@@ -312,6 +315,7 @@ impl Clone for BattlefieldIndex {
             fragile: self.fragile.clone(),
             mana: self.mana.clone(),
             untapped_mana: self.untapped_mana.clone(),
+            tapped: self.tapped,
             listening: self.listening.clone(),
             listening_any: self.listening_any,
             static_kinds: self.static_kinds,
@@ -336,6 +340,7 @@ impl Clone for BattlefieldIndex {
             to.extend_from_slice(from);
         }
         self.untapped_mana.clone_from(&src.untapped_mana);
+        self.tapped = src.tapped;
         self.listening.clone_from(&src.listening);
         self.listening_any = src.listening_any;
         self.static_kinds = src.static_kinds;
@@ -361,6 +366,7 @@ impl BattlefieldIndex {
         self.fragile.clear();
         self.mana.iter_mut().for_each(|list| list.clear());
         self.untapped_mana.iter_mut().for_each(|count| *count = UntappedMana::default());
+        self.tapped = [0; MAX_PLAYERS];
         self.listening.iter_mut().for_each(|kinds| *kinds = 0);
         self.listening_any = 0;
         self.static_kinds = 0;
@@ -372,7 +378,7 @@ impl BattlefieldIndex {
     /// A permanent put after the others on the battlefield.
     fn push(&mut self, s: u32, o: &Object, defs: &[Arc<CardDef>]) {
         self.edit(o, |list| list.push(s));
-        self.count_mana(o, 1);
+        self.count_mana_and_taps(o, 1);
         if o.flags & (Object::HAS_TRIGGERS | Object::HAS_STATICS) != 0 {
             self.note_abilities(o, defs);
         }
@@ -381,7 +387,7 @@ impl BattlefieldIndex {
     /// A permanent put before the others on the battlefield.
     fn push_front(&mut self, s: u32, o: &Object, defs: &[Arc<CardDef>]) {
         self.edit(o, |list| list.insert(0, s));
-        self.count_mana(o, 1);
+        self.count_mana_and_taps(o, 1);
         if o.flags & (Object::HAS_TRIGGERS | Object::HAS_STATICS) != 0 {
             self.note_abilities(o, defs);
         }
@@ -397,7 +403,7 @@ impl BattlefieldIndex {
                 list.remove(i);
             }
         });
-        self.count_mana(o, -1);
+        self.count_mana_and_taps(o, -1);
         if o.flags & (Object::HAS_TRIGGERS | Object::HAS_STATICS) != 0 {
             self.renote_abilities(objects, defs);
         }
@@ -430,9 +436,14 @@ impl BattlefieldIndex {
         self.static_kinds = self.statics.iter().fold(0, |kinds, &s| kinds | crate::rules::StaticAbility::kinds_of(&defs[objects[s as usize].def as usize].rules.statics));
     }
 
-    /// Counts the permanent `o` in or out of its controller's [`UntappedMana`], if it is a
-    /// mana source.
-    fn count_mana(&mut self, o: &Object, by: i32) {
+    /// Counts the permanent `o` in or out of its controller's [`BattlefieldIndex::tapped`], if
+    /// it is tapped, and [`UntappedMana`], if it is a mana source.
+    // Inlined: on every permanent's arrival and departure, which a call costs more than this.
+    #[inline(always)]
+    fn count_mana_and_taps(&mut self, o: &Object, by: i32) {
+        if o.tapped {
+            self.tapped[o.controller as usize] = self.tapped[o.controller as usize].wrapping_add_signed(by);
+        }
         if o.flags & Object::HAS_MANA != 0 {
             self.untapped_mana[o.controller as usize].count(o, by);
         }
@@ -1866,6 +1877,10 @@ impl Game {
         let was = o.controller;
         o.controller = p;
         self.sba_quiet = false;
+        if o.zone.kind == ZoneKind::Battlefield && o.tapped {
+            self.indexed.tapped[was as usize] -= 1;
+            self.indexed.tapped[p as usize] += 1;
+        }
         if o.zone.kind == ZoneKind::Battlefield && o.flags & Object::HAS_MANA != 0 {
             for c in [was, p] {
                 self.indexed.refile_mana(c, &self.battlefield, &self.objects);
@@ -1879,8 +1894,8 @@ impl Game {
 
     /// Taps or untaps the object in `slot`. Past its making (and [`Object::become_new`], which
     /// runs out of every zone) an object's tapped state changes only here, so the mana its
-    /// controller can count ([`UntappedMana`]) follows it.
-    #[inline]
+    /// controller can count ([`UntappedMana`]) and their count of tapped permanents follow it.
+    #[inline(always)]
     pub(crate) fn tap_slot(&mut self, slot: u32, tapped: bool) {
         let o = &mut self.objects[slot as usize];
         if o.tapped == tapped {
@@ -1888,8 +1903,13 @@ impl Game {
         }
         o.tapped = tapped;
         let o = &self.objects[slot as usize];
-        if o.zone.kind == ZoneKind::Battlefield && o.flags & Object::HAS_MANA != 0 && UntappedMana::plain(o) {
-            self.indexed.untapped_mana[o.controller as usize].count_untapped(o, if tapped { -1 } else { 1 });
+        if o.zone.kind == ZoneKind::Battlefield {
+            let by = if tapped { 1 } else { -1 };
+            let count = &mut self.indexed.tapped[o.controller as usize];
+            *count = count.wrapping_add_signed(by);
+            if o.flags & Object::HAS_MANA != 0 && UntappedMana::plain(o) {
+                self.indexed.untapped_mana[o.controller as usize].count_untapped(o, -by);
+            }
         }
     }
 
@@ -2339,6 +2359,9 @@ mod battlefield_index_tests {
     // The count of each player's untapped plain mana sources follows tapping and untapping,
     // entering tapped, leaving, and changes of control, and is what a walk over their sources
     // counts; a source that isn't plain (Everflowing Chalice) sends the count back to the walk.
+    // So does each player's count of tapped permanents, which the untap step stops by.
+    // (Mutations caught: a tapped permanent's change of control left uncounted; an untap
+    // left uncounted.)
     #[test]
     fn the_untapped_mana_count_follows_taps_moves_and_control() {
         let db = CardDb::builtin();
@@ -2375,7 +2398,8 @@ mod battlefield_index_tests {
         g.set_tapped(island, true).unwrap();
         g.set_controller(island.slot(), 0);
         check(&g, [0, 1, 1, 0, 0, 0], 1, 0);
-        // A source that isn't plain: the supply is walked again, and still agrees.
+        assert_eq!(g.indexed.tapped[..2], [1, 0]); // the Island
+                                                   // A source that isn't plain: the supply is walked again, and still agrees.
         g.add_cards(0, ZoneKind::Battlefield, &["Everflowing Chalice"], Position::Top, db).unwrap();
         check(&g, [0, 1, 1, 0, 0, 0], 1, 1);
         let loaded = Game::load_json(&g.save_json()).unwrap();

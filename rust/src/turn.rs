@@ -572,9 +572,11 @@ impl Game {
         // gets priority in the untap step (CR 502.4).
         self.fire(crate::trigger::TriggerEvent::StepBegan { step: Step::Untap });
         // Untapping only queues what it triggers: the battlefield stays as it is, so the scan
-        // for the next permanent to untap reads on from the last, in a loop of reads alone.
+        // for the next permanent to untap reads on from the last, in a loop of reads alone,
+        // and stops once the count of the player's tapped permanents says none is left.
         let mut k = 0;
-        while let Some(i) = self.battlefield[k..].iter().position(|&s| self.objects[s as usize].controller == active && self.objects[s as usize].tapped) {
+        while self.indexed.tapped[active as usize] > 0 {
+            let Some(i) = self.battlefield[k..].iter().position(|&s| self.objects[s as usize].controller == active && self.objects[s as usize].tapped) else { break };
             k += i;
             self.untap(self.battlefield[k]);
             k += 1;
