@@ -783,9 +783,7 @@ impl Game {
         }
         self.log.recording = recording;
         for p in 0..self.players.len() {
-            for _ in 0..setup.hand_size {
-                self.draw_one(p as u8);
-            }
+            self.draw_hand(p as u8, setup.hand_size);
         }
         self.step = Step::Upkeep;
         self.check_state_based_actions();

@@ -25,16 +25,34 @@ impl Game {
         })
     }
 
+    /// The opening hand's `n` draws, each as [`Game::draw_one`] makes it, in one loop.
+    pub(crate) fn draw_hand(&mut self, p: u8, n: u32) {
+        for _ in 0..n {
+            match self.players[p as usize].library.pop() {
+                Some(slot) => {
+                    self.draw_top(p, slot);
+                }
+                None => {
+                    self.draw_one(p);
+                }
+            }
+        }
+    }
+
+    /// The draw of `slot`, taken from the top of `p`'s library.
+    #[inline(always)]
+    fn draw_top(&mut self, p: u8, slot: u32) -> ObjId {
+        // What `place` would do: it replaces only moves to a graveyard.
+        let library = Zone { kind: ZoneKind::Library, player: p };
+        let card = self.place_exactly_inline(slot, library, ZoneKind::Hand, Position::Top);
+        self.log.push_with(|| Event::Drew { player: p, card });
+        card
+    }
+
     /// One draw; `None` when the library was empty.
     pub(crate) fn draw_one(&mut self, p: u8) -> Option<ObjId> {
         match self.players[p as usize].library.pop() {
-            Some(slot) => {
-                // What `place` would do: it replaces only moves to a graveyard.
-                let library = Zone { kind: ZoneKind::Library, player: p };
-                let card = self.place_exactly_inline(slot, library, ZoneKind::Hand, Position::Top);
-                self.log.push_with(|| Event::Drew { player: p, card });
-                Some(card)
-            }
+            Some(slot) => Some(self.draw_top(p, slot)),
             None if self.draw_from_empty_wins(p) => {
                 self.win(p); // "you win the game instead" (CR 614.1a, 104.2b)
                 None
