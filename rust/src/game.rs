@@ -2396,8 +2396,8 @@ mod battlefield_index_tests {
         g.set_tapped(island, true).unwrap();
         g.set_controller(island.slot(), 0);
         check(&g, [0, 1, 1, 0, 0, 0], 1, 0);
-        assert_eq!(g.indexed.tapped[..2], [1, 0]); // the Island
-                                                   // A source that isn't plain: the supply is walked again, and still agrees.
+        assert_eq!(g.indexed.tapped[..2], [1, 0], "the Island");
+        // A source that isn't plain: the supply is walked again, and still agrees.
         g.add_cards(0, ZoneKind::Battlefield, &["Everflowing Chalice"], Position::Top, db).unwrap();
         check(&g, [0, 1, 1, 0, 0, 0], 1, 1);
         let loaded = Game::load_json(&g.save_json()).unwrap();

@@ -459,9 +459,10 @@ mod tests {
         let db = CardDb::builtin();
         let mut g = Game::new(2, 1).unwrap();
         g.add_cards(0, ZoneKind::Battlefield, &vec!["Island"; lands], Position::Top, db).unwrap();
+        // Moved onto the battlefield rather than added there, so that each enters as a permanent
+        // does (a planeswalker with its loyalty, CR 306.5b).
         for card in g.add_cards(0, ZoneKind::Hand, extra, Position::Top, db).unwrap() {
             g.move_object(card, ZoneKind::Battlefield, Position::Top, Entering::default()).unwrap();
-            // as it enters (CR 306.5b)
         }
         g.add_cards(0, ZoneKind::Library, library, Position::Top, db).unwrap();
         let card = g.add_cards(0, ZoneKind::Hand, &[spell], Position::Top, db).unwrap()[0];
