@@ -327,11 +327,14 @@ impl Game {
             if self.def_flags & Object::ACTIVATED_ELSEWHERE != 0 { [&self.players[p as usize].graveyard, &self.exile, &self.command] } else { [&[], &[], &[]] };
         let hand_activated: &[u32] = if self.activated_in_hand[p as usize] != 0 { hand } else { &[] };
         for &slot in hand_activated.iter().chain(self.indexed.activated.iter()).chain(elsewhere.into_iter().flatten()) {
-            if flags(slot) & Object::ACTIVATED == 0 {
+            let o = &self.objects[slot as usize];
+            if o.flags & Object::ACTIVATED == 0 {
                 continue; // a card in hand without one (the permanents listed all have one)
             }
+            // An ability that works from another zone (a planeswalker's in hand, a cycling
+            // creature's on the battlefield) is refused for its zone first: not asked about.
             for (i, a) in self.def_of_slot(slot).rules.activated.iter().enumerate() {
-                if considers(a) && self.could_activate(p, slot, i) && visit(PriorityAction::Activate { source: self.id_of(slot), index: i as u16 }) {
+                if a.zone == o.zone.kind && considers(a) && self.could_activate(p, slot, i) && visit(PriorityAction::Activate { source: self.id_of(slot), index: i as u16 }) {
                     return;
                 }
             }
