@@ -415,10 +415,16 @@ impl BattlefieldIndex {
     #[inline(never)]
     fn note_abilities(&mut self, o: &Object, defs: &[Arc<CardDef>]) {
         let def = &defs[o.def as usize];
-        let kinds = crate::trigger::listens_to(def);
-        self.listening[o.controller as usize] |= kinds;
-        self.listening_any |= kinds;
+        self.note_listening(o.controller, def);
         self.static_kinds |= crate::rules::StaticAbility::kinds_of(&def.rules.statics);
+    }
+
+    /// Adds what the triggered abilities of a permanent with this definition wait for to
+    /// `controller`'s [`BattlefieldIndex::listening`].
+    fn note_listening(&mut self, controller: u8, def: &CardDef) {
+        let kinds = crate::trigger::listens_to(def);
+        self.listening[controller as usize] |= kinds;
+        self.listening_any |= kinds;
     }
 
     /// Works [`BattlefieldIndex::listening`] and [`BattlefieldIndex::static_kinds`] out again
@@ -427,11 +433,9 @@ impl BattlefieldIndex {
     fn renote_abilities(&mut self, objects: &[Object], defs: &[Arc<CardDef>]) {
         self.listening.iter_mut().for_each(|kinds| *kinds = 0);
         self.listening_any = 0;
-        for &s in &self.triggers {
-            let o = &objects[s as usize];
-            let kinds = crate::trigger::listens_to(&defs[o.def as usize]);
-            self.listening[o.controller as usize] |= kinds;
-            self.listening_any |= kinds;
+        for i in 0..self.triggers.len() {
+            let o = &objects[self.triggers[i] as usize];
+            self.note_listening(o.controller, &defs[o.def as usize]);
         }
         self.static_kinds = self.statics.iter().fold(0, |kinds, &s| kinds | crate::rules::StaticAbility::kinds_of(&defs[objects[s as usize].def as usize].rules.statics));
     }
@@ -1892,7 +1896,9 @@ impl Game {
 
     /// Taps or untaps the object in `slot`. Past its making (and [`Object::become_new`], which
     /// runs out of every zone) an object's tapped state changes only here, so the mana its
-    /// controller can count ([`UntappedMana`]) and their count of tapped permanents follow it.
+    /// controller can count ([`UntappedMana`]) and their count of tapped permanents follow it —
+    /// and in its twin for the automatic payment, `Game::tap_plain_for_payment` (cost.rs),
+    /// which must keep the same counts.
     #[inline(always)]
     pub(crate) fn tap_slot(&mut self, slot: u32, tapped: bool) {
         let o = &mut self.objects[slot as usize];

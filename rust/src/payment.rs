@@ -519,6 +519,12 @@ pub(crate) fn supply_counted(pool: &ManaPool, counted: &crate::game::UntappedMan
     (total, (counted.choosing == 0).then_some(have))
 }
 
+/// [`supply_counted`]'s total alone, without the count by type.
+#[inline(always)]
+pub(crate) fn supply_counted_total(pool: &ManaPool, counted: &crate::game::UntappedMana) -> u64 {
+    pool.total() + counted.by_type.iter().map(|&n| u64::from(n)).sum::<u64>() + u64::from(counted.choosing)
+}
+
 /// Whether mana of these amounts by type (W, U, B, R, G, C) covers `cost`, by counting: each
 /// type covers its own symbols and what is left the generic part. `None` if the cost has
 /// symbols counting can't decide (hybrid, Phyrexian).

@@ -368,10 +368,7 @@ impl Game {
     #[inline(always)]
     fn most_mana(&self, p: u8) -> Option<u32> {
         match self.counted_supply(p) {
-            Some(counted) => {
-                let sources = counted.by_type.iter().map(|&n| u64::from(n)).sum::<u64>() + u64::from(counted.choosing);
-                Some((self.players[p as usize].pool.total() + sources).min(u32::MAX as u64) as u32)
-            }
+            Some(counted) => Some(crate::payment::supply_counted_total(&self.players[p as usize].pool, counted).min(u32::MAX as u64) as u32),
             None => self.supply_walked(p).most,
         }
     }
