@@ -470,11 +470,13 @@ impl Game {
         Ok(frame)
     }
 
-    /// The goldfish's action, worked out before any frame, taken in unattended play with
-    /// nothing waiting: what its priority frame would do, but with the frame made only if
-    /// the action runs work above it (a land is played at once, CR 305.1). An action that
-    /// fails fails as it would under the frame, which has nothing beneath it to retry.
+    /// The goldfish's action other than a pass (see [`Game::resolve_by_last_pass`]), worked
+    /// out before any frame, taken in unattended play with nothing waiting: what its priority
+    /// frame would do, but with the frame made only if the action runs work above it (a land
+    /// is played at once, CR 305.1). An action that fails fails as it would under the frame,
+    /// which has nothing beneath it to retry.
     fn perform_chosen(&mut self, action: PriorityAction) -> Result<Progress> {
+        debug_assert!(action != PriorityAction::Pass, "a goldfish's pass is made in play_inner or by resolve_by_last_pass");
         self.undoable(|g| {
             g.output.clear();
             if let PriorityAction::Cast { card } = action {
@@ -484,15 +486,27 @@ impl Game {
             }
             if let Some(frame) = g.start_action(action)? {
                 // The priority frame waits beneath the action to take the choice back if it
-                // fails (CR 733.2); a resolution never does, so unattended it goes alone.
-                if !(g.unattended && matches!(frame, Frame::Resolve(_))) {
-                    let frame = g.spare_priority.boxed(PriorityProc { running: Some(action), ..PriorityProc::new() });
-                    g.frames.push(Frame::Priority(frame));
-                }
+                // fails (CR 733.2).
+                let priority = g.spare_priority.boxed(PriorityProc { running: Some(action), ..PriorityProc::new() });
+                g.frames.push(Frame::Priority(priority));
                 g.frames.push(frame);
             }
             g.run()
         })
+    }
+
+    /// The goldfish `p`'s pass, the last of a round with the stack not empty, taken in
+    /// unattended play with nothing waiting: the top of the stack resolves (CR 117.4, 608.1).
+    /// What a priority frame would do with such a pass, without the general action's
+    /// dispatch: its resolution frame goes alone, as a resolution never fails back to a
+    /// priority frame. (Not counted in `actions_taken`, which only a recorded game needs.)
+    fn resolve_by_last_pass(&mut self, p: u8) -> Result<Progress> {
+        debug_assert!(self.priority == Some(p) && self.unattended && !self.stack.is_empty());
+        self.output.clear();
+        let all_passed = self.pass_by(p);
+        debug_assert!(all_passed, "the last pass of a round");
+        self.frames.push(Frame::Resolve(crate::stack::ResolveProc::new()));
+        self.run()
     }
 
     /// Carries out a chosen priority action other than a cast; returns the work it starts.
@@ -598,7 +612,7 @@ impl Game {
                             self.pass_by(p);
                             p = self.priority.expect("passed to the next player");
                         }
-                        break 'action self.perform_chosen(PriorityAction::Pass)?;
+                        break 'action self.resolve_by_last_pass(p)?;
                     }
                     // The round is made at once, leaving nobody with priority, as its last pass
                     // would.
@@ -629,8 +643,7 @@ impl Game {
                         continue 'play;
                     }
                     if !self.stack.is_empty() {
-                        // The top of the stack resolves under the priority frame.
-                        break 'action self.perform_chosen(action)?;
+                        break 'action self.resolve_by_last_pass(p)?;
                     }
                     // The priority frame would only wait beneath the next step's work, which
                     // casts nothing and so never fails back to it.
