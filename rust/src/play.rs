@@ -484,6 +484,12 @@ impl Game {
                 let step = PriorityProc::cast_over(g, card, |g| g.spare_priority.boxed(PriorityProc::new()));
                 return g.run_after(step);
             }
+            if let PriorityAction::PlayLand { card } = action {
+                // Played at once (CR 305.1): what start_action does with it, without its dispatch.
+                g.play_land_inner(card)?;
+                (g.actions_taken, g.quiet_pass) = (g.actions_taken + 1, false);
+                return g.run();
+            }
             if let Some(frame) = g.start_action(action)? {
                 // The priority frame waits beneath the action to take the choice back if it
                 // fails (CR 733.2).

@@ -817,6 +817,25 @@ mod unattended_tests {
         CardDb::from_json(&file.to_string()).unwrap()
     }
 
+    // A land played unattended is followed by the state-based check before anyone next has
+    // priority (CR 117.5), as under its priority frame: a land that is a 0/0 creature is in
+    // its owner's graveyard when the play returns (CR 704.5f). (Mutation caught: the check
+    // skipped after the play, as after a quiet pass.)
+    #[test]
+    fn a_land_played_unattended_is_followed_by_the_state_based_check() {
+        let db = builtin_and(serde_json::json!({"name": "Hollow Arbor", "mana_cost": "", "type_line": "Land Creature — Dryad", "oracle_text": "", "power": "0", "toughness": "0"}));
+        let decks = vec![vec!["Hollow Arbor".to_string(); 40], vec!["Island".to_string(); 40]];
+        let mut g = Game::from_decks_played_by(&decks, 1, &Setup::default(), &db, &[Policy::Goldfish, Policy::Goldfish]).unwrap();
+        g.set_recording(false);
+        g.unattended = true;
+        g.check_state_based_actions();
+        while g.turn < 8 {
+            g.play_one().unwrap();
+            assert!(g.battlefield.iter().all(|&s| g.objects[s as usize].owner != 0), "turn {}, {:?}", g.turn, g.step);
+        }
+        assert_eq!(g.players[0].graveyard.len(), 4); // played on turns 1, 3, 5 and 7
+    }
+
     // A card with flashback in a graveyard may be cast outside its owner's sorcery timing, so
     // a round of passes isn't made at once then: the goldfish looks, and casts it in other
     // steps. The games are still the ones the frames play.
