@@ -285,26 +285,72 @@ impl EffectProc {
     /// [`EffectProc::take_over`] for the instructions of the spell or ability in `slot` as it
     /// resolves, with its frame to finish it beneath them: that frame is put there only if they
     /// stop before their end (or start frames), as the run loop would otherwise pop it at once.
-    /// `None` when they are done and the game goes on: the resolution is to finish now.
+    /// `None` when they are done and the game goes on: the resolution is to finish now. The
+    /// proc comes built in place and kept from being dropped: once its instructions are done,
+    /// it is freed by hand only if it holds an allocation (most hold none, and the drop's walk
+    /// over its lists costs more than the test).
     #[inline(always)]
-    pub(crate) fn take_over_resolving(mut self, g: &mut Game, slot: u32) -> Option<Step> {
+    pub(crate) fn take_over_resolving(mut this: std::mem::ManuallyDrop<EffectProc>, g: &mut Game, slot: u32) -> Option<Step> {
         let depth = g.frames.len();
         if g.outcome.is_none() {
-            let followed = self.follow(g, Some(slot));
+            let followed = this.follow(g, Some(slot));
             if followed.is_none() && g.frames.len() == depth && g.outcome.is_none() {
+                if !this.unallocated() {
+                    this.release();
+                }
                 return None;
             }
+            let this = std::mem::ManuallyDrop::into_inner(this);
             // Beneath what the instructions pushed, as if it had been there all along.
             g.frames.insert(depth, Frame::Resolve(crate::stack::ResolveProc::finishing(slot)));
             return Some(match followed {
                 Some((Pending::Frame(frame), true)) => frame.take_over(g),
-                Some((pending, last)) => g.spare_effect.boxed(self).pend(g, pending, last),
+                Some((pending, last)) => g.spare_effect.boxed(this).pend(g, pending, last),
                 None => Step::Done,
             });
         }
         // The game is over: left for the run loop to drop, as `take_over` leaves it (CR 104.1).
         g.frames.push(Frame::Resolve(crate::stack::ResolveProc::finishing(slot)));
-        Some(self.take_over(g))
+        Some(std::mem::ManuallyDrop::into_inner(this).take_over(g))
+    }
+
+    /// Whether the proc holds no allocation, so that dropping it would free nothing (as after
+    /// most resolutions: an untargeted spell's, most abilities'). Each field is named, so that
+    /// a new one must be weighed here and in [`EffectProc::release`].
+    #[inline(always)]
+    fn unallocated(&self) -> bool {
+        let EffectProc { def: _, root, path, pc: _, choosing: _, mill_orders, ctx } = self;
+        let EffectCtx {
+            controller: _,
+            source: _,
+            source_id: _,
+            cast: _,
+            targets,
+            legal,
+            milled,
+            triggering: _,
+            triggering_controller: _,
+            remembered,
+            sacrificed_power: _,
+            did: _,
+            drawn: _,
+        } = ctx;
+        // (The capacities or-ed: one test rather than a branch for each.)
+        let capacities = mill_orders.capacity() | targets.capacity() | legal.capacity() | milled.capacity() | remembered.capacity();
+        capacities == 0 && !path.spilled() && !matches!(root, Root::Inline(_))
+    }
+
+    /// Frees what the proc holds, in place (moved out whole to be dropped, it would be copied
+    /// first): afterwards it holds no allocation.
+    fn release(&mut self) {
+        self.root = Root::Spell;
+        self.path = Path::new();
+        self.mill_orders = Vec::new();
+        self.ctx.targets = Vec::new();
+        self.ctx.legal = Vec::new();
+        self.ctx.milled = Vec::new();
+        self.ctx.remembered = Vec::new();
+        debug_assert!(self.unallocated());
     }
 
     /// Follows the instructions until one needs more than it can do alone (a frame, a
@@ -957,4 +1003,35 @@ enum Pending {
     Ask(Decision),
     /// Run these instructions (a "you may" body), then carry on.
     Inline(Vec<Effect>),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_proc_is_unallocated_exactly_until_a_list_it_holds_allocates_and_after_its_release() {
+        // A resolution's proc is freed by hand, only if it holds an allocation: each list that
+        // can hold one must count, and its release must free them all. Mutations caught: any
+        // list left out of `unallocated` or of `release`.
+        let fresh = || EffectProc::spell(0, EffectCtx::new(0, 0, ObjId(0), CastInfo::default()));
+        assert!(fresh().unallocated());
+        let allocations: [fn(&mut EffectProc); 8] = [
+            |p| p.root = Root::Inline(Arc::new(Vec::new())),
+            |p| p.path.extend([(0, true); 5]),
+            |p| p.mill_orders.push((0, Vec::new())),
+            |p| p.ctx.targets.push(Vec::new()),
+            |p| p.ctx.legal.push(Vec::new()),
+            |p| p.ctx.milled.push(ObjId(1)),
+            |p| p.ctx.remembered.push(ObjId(1)),
+            |p| p.ctx.targets.push(vec![TargetRef::Player(0)]),
+        ];
+        for (i, allocate) in allocations.iter().enumerate() {
+            let mut p = fresh();
+            allocate(&mut p);
+            assert!(!p.unallocated(), "{i}");
+            p.release();
+            assert!(p.unallocated(), "{i}");
+        }
+    }
 }

@@ -166,9 +166,9 @@ impl ResolveProc {
                     ctx.cast = d.cast;
                     ctx.triggering = d.triggering;
                     ctx.remembered = d.remembered;
-                    EffectProc::inline(d.def, d.effects, ctx)
+                    std::mem::ManuallyDrop::new(EffectProc::inline(d.def, d.effects, ctx))
                 }
-                None => EffectProc::ability(def, ability, ctx),
+                None => std::mem::ManuallyDrop::new(EffectProc::ability(def, ability, ctx)),
             };
             return ResolveProc::resolve(g, proc, slot);
         }
@@ -217,14 +217,14 @@ impl ResolveProc {
             }
             return EffectProc::spell(def_index, ctx).take_over(g);
         }
-        ResolveProc::resolve(g, EffectProc::spell(def_index, ctx), slot)
+        ResolveProc::resolve(g, std::mem::ManuallyDrop::new(EffectProc::spell(def_index, ctx)), slot)
     }
 
     /// Follows the instructions of the spell or ability in `slot` (`proc`), then finishes it
     /// (see [`EffectProc::take_over_resolving`]).
     #[inline(always)]
-    fn resolve(g: &mut Game, proc: EffectProc, slot: u32) -> Step {
-        match proc.take_over_resolving(g, slot) {
+    fn resolve(g: &mut Game, proc: std::mem::ManuallyDrop<EffectProc>, slot: u32) -> Step {
+        match EffectProc::take_over_resolving(proc, g, slot) {
             Some(step) => step,
             None => {
                 ResolveProc::finished(g, slot);
