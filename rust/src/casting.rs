@@ -386,6 +386,60 @@ impl CastProc {
         self.caster
     }
 
+    /// Frees what the cast holds, where it was worked on and kept from being dropped: most
+    /// casts end holding no allocation, and the drop's walk over its lists costs more than the
+    /// test.
+    #[inline(always)]
+    pub(crate) fn release(&mut self) {
+        if !self.unallocated() {
+            self.free();
+        }
+    }
+
+    /// Whether the cast holds no allocation, so that dropping it would free nothing. Each field
+    /// is named, so that a new one must be weighed here and in [`CastProc::free`].
+    #[inline(always)]
+    fn unallocated(&self) -> bool {
+        let CastProc {
+            caster: _,
+            card: _,
+            def: _,
+            printed_kickers: _,
+            granted,
+            kicks,
+            modes: _,
+            x: _,
+            targets,
+            base: _,
+            has_x: _,
+            increase: _,
+            reduction: _,
+            opts,
+            stage: _,
+            asked: _,
+            spell: _,
+            discard: _,
+            history_len: _,
+        } = self;
+        let CastOptions { kicks: given_kicks, x: _, targets: given_targets, payment, without_paying: _, flashback: _, sticker: _, modes, discard: _ } = opts;
+        fn capacity<T>(v: &Option<Vec<T>>) -> usize {
+            v.as_ref().map_or(0, Vec::capacity)
+        }
+        // (The capacities or-ed: one test rather than a branch for each.)
+        let capacities = granted.capacity() | targets.capacity() | capacity(given_kicks) | capacity(given_targets) | capacity(payment) | capacity(modes);
+        capacities == 0 && !kicks.spilled()
+    }
+
+    /// Frees what the cast holds, in place (moved out whole to be dropped, it would be copied
+    /// first): afterwards it holds no allocation.
+    #[inline(never)]
+    fn free(&mut self) {
+        self.granted = Vec::new();
+        self.kicks = smallvec::SmallVec::new();
+        self.targets = Vec::new();
+        self.opts = CastOptions::default();
+    }
+
     /// The card's name and the cost of kicker ability `i`, for describing the choice.
     pub(crate) fn kicker_description(&self, g: &Game, i: usize) -> (String, String) {
         let name = g.defs[self.def as usize].name.to_string();
@@ -1182,6 +1236,32 @@ mod tests {
             }
         }
         assert!(offered > 100 && not > 50, "{offered} {not}");
+    }
+
+    #[test]
+    fn a_cast_is_unallocated_exactly_until_a_list_it_holds_allocates_and_after_its_release() {
+        // A priority action's cast is freed by hand, only if it holds an allocation: each list
+        // that can hold one must count, and its release must free them all. Mutations caught:
+        // any list left out of `unallocated` or of `free`.
+        let (g, hand) = game(&["Island"; 2], &["Maddening Cacophony"]);
+        let fresh = || g.cast_proc(hand[0], CastOptions::default()).unwrap();
+        assert!(fresh().unallocated());
+        let allocations: [fn(&mut CastProc); 7] = [
+            |c| c.granted.push(Kicker { cost: crate::mana::ManaCost::parse("{1}").unwrap(), multi: false, sticker: true }),
+            |c| c.kicks.extend([1; 3]),
+            |c| c.targets.push(Vec::new()),
+            |c| c.opts.kicks = Some(vec![1]),
+            |c| c.opts.targets = Some(vec![Vec::new()]),
+            |c| c.opts.payment = Some(vec![ObjId(0)]),
+            |c| c.opts.modes = Some(vec![0]),
+        ];
+        for (i, allocate) in allocations.iter().enumerate() {
+            let mut c = fresh();
+            allocate(&mut c);
+            assert!(!c.unallocated(), "{i}");
+            c.release();
+            assert!(c.unallocated(), "{i}");
+        }
     }
 
     #[test]

@@ -210,8 +210,9 @@ impl PriorityProc {
     /// it nothing to do but be popped.
     fn cast_over(g: &mut Game, card: crate::object::ObjId, frame: impl FnOnce(&mut Game) -> Box<PriorityProc>) -> Step {
         let flashback = g.slot_of(card).is_ok_and(|slot| g.casts_with_flashback(slot));
-        // Worked on where `cast_proc` put it: a cast is large to move.
-        let mut made = g.cast_proc(card, CastOptions { flashback, ..Default::default() });
+        // Worked on where `cast_proc` put it (a cast is large to move), and freed by hand there
+        // once done (`CastProc::release`).
+        let mut made = g.cast_proc(card, CastOptions { flashback, ..Default::default() }).map(std::mem::ManuallyDrop::new);
         let Ok(cast) = &mut made else { return Step::Fail(made.expect_err("not made")) };
         g.actions_taken += 1;
         let depth = g.frames.len();
@@ -222,9 +223,15 @@ impl PriorityProc {
             g.frames.insert(depth, Frame::Priority(frame));
         }
         match outcome {
-            Ok(None) => Step::Done,
-            Ok(Some(d)) => Step::Ask(Frame::Cast(Box::new(made.expect("made"))), d),
-            Err(e) => Step::Fail(e),
+            Ok(None) => {
+                cast.release();
+                Step::Done
+            }
+            Ok(Some(d)) => Step::Ask(Frame::Cast(Box::new(std::mem::ManuallyDrop::into_inner(made.expect("made")))), d),
+            Err(e) => {
+                cast.release();
+                Step::Fail(e)
+            }
         }
     }
 
