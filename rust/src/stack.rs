@@ -149,9 +149,7 @@ impl ResolveProc {
                 (Vec::new(), Vec::new())
             } else {
                 let Some(legal) = g.check_targets(g.ability_targets(slot), &item.targets, controller, None) else {
-                    g.finish_spell(slot, true); // CR 608.2b
-                    g.priority_to(g.active);
-                    return Step::Done;
+                    return ResolveProc::fizzled(g, slot); // CR 608.2b
                 };
                 // The item stays on the stack while it resolves: what the instructions need is copied.
                 (item.targets.clone(), legal)
@@ -179,19 +177,13 @@ impl ResolveProc {
         // CR 608.2b: a spell whose targets are all illegal now doesn't resolve. Most spells
         // target nothing: nothing to check again, or to copy below.
         let untargeted = item.targets.is_empty();
-        let legal = if untargeted {
-            Vec::new()
-        } else {
-            let Some(legal) = g.check_targets(&def.rules.targets, &item.targets, controller, Some(slot)) else {
-                g.finish_spell(slot, true);
-                g.priority_to(g.active);
-                return Step::Done;
-            };
-            legal
-        };
         let is_permanent = [CardType::Artifact, CardType::Creature, CardType::Enchantment, CardType::Planeswalker, CardType::Battle, CardType::Land].into_iter().any(|t| def.is(t));
         let (plain_entry, mode_count) = (def.rules.as_enters.is_empty(), def.rules.modes.len() as u16);
         if is_permanent {
+            // Which targets are still legal isn't kept: a permanent enters without them.
+            if !untargeted && g.check_targets(&def.rules.targets, &item.targets, controller, Some(slot)).is_none() {
+                return ResolveProc::fizzled(g, slot);
+            }
             if plain_entry {
                 g.enter_from_stack(slot);
                 g.priority_to(g.active);
@@ -205,6 +197,14 @@ impl ResolveProc {
             }
             return Step::Done;
         }
+        let legal = if untargeted {
+            Vec::new()
+        } else {
+            let Some(legal) = g.check_targets(&def.rules.targets, &item.targets, controller, Some(slot)) else {
+                return ResolveProc::fizzled(g, slot);
+            };
+            legal
+        };
         // Only an instant or sorcery needs its targets copied: a permanent enters without them.
         let targets = if untargeted { Vec::new() } else { item.targets.clone() };
         let ctx = EffectCtx::targeting(controller, slot, g.id_of(slot), g.objects[slot as usize].cast, targets, legal);
@@ -231,6 +231,14 @@ impl ResolveProc {
                 Step::Done
             }
         }
+    }
+
+    /// The spell or ability in `slot` doesn't resolve, its targets all illegal now (CR 608.2b):
+    /// it leaves the stack, and the active player is to receive priority (CR 117.3b).
+    fn fizzled(g: &mut Game, slot: u32) -> Step {
+        g.finish_spell(slot, true);
+        g.priority_to(g.active);
+        Step::Done
     }
 
     /// The instructions of the spell or ability in `slot` are done: it leaves the stack, and
