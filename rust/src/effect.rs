@@ -955,6 +955,7 @@ enum EffectSource {
 
 impl EffectSource {
     /// The instruction list at `path` under `root`.
+    #[inline(always)]
     fn list<'a>(&'a self, root: &Root, path: &[(u16, bool)]) -> &'a [Effect] {
         let list: &[Effect] = match self {
             EffectSource::Inline(effects) => effects,
@@ -965,7 +966,9 @@ impl EffectSource {
 }
 
 /// The instruction list of `def` that `root` names (empty for the lists a definition doesn't
-/// hold).
+/// hold). Inlined, as is [`EffectSource::list`]: read on every follow of a list, where a
+/// call costs more than the choice.
+#[inline(always)]
 fn def_list<'a>(def: &'a crate::card::CardDef, root: &Root) -> &'a [Effect] {
     let rules = &def.rules;
     match root {
