@@ -305,13 +305,14 @@ impl Game {
     /// what it was cast with (CR 400.7d) and any "enters with counters" (CR 614.1c).
     fn enter_from_stack(&mut self, slot: u32) {
         let spell = self.id_of(slot);
-        let item = self.take_stack_item(slot).expect("resolving spell is on the stack");
+        // Only its controller is read: the rest of the item is dropped at once.
+        let controller = self.take_stack_item(slot).expect("resolving spell is on the stack").controller;
         let cast: CastInfo = self.objects[slot as usize].cast;
         if self.objects[slot as usize].kind == ObjectKind::SpellCopy {
             self.objects[slot as usize].kind = ObjectKind::Token; // CR 707.10f
         }
         let card = self.move_slot_inline(slot, ZoneKind::Battlefield, Position::Top);
-        self.set_controller(slot, item.controller);
+        self.set_controller(slot, controller);
         self.objects[slot as usize].cast = cast;
         self.entered_battlefield_after_as_enters(slot);
         self.log.push_with(|| Event::Resolved { spell, card: Some(card) });
