@@ -351,14 +351,17 @@ impl Simulation {
 
     /// Plays games `start..end` on this thread.
     pub fn run_range(&self, template: &Game, start: u64, end: u64) -> Result<Results> {
+        self.run_range_on(&mut Worker::new(template), start, end)
+    }
+
+    /// [`Simulation::run_range`] on `w`, which may have played other ranges.
+    fn run_range_on(&self, w: &mut Worker, start: u64, end: u64) -> Result<Results> {
         let mut out = Results::with_capacity(self.decks.len(), (end - start) as usize);
-        let template = &template.thread_copy();
-        let mut g = template.clone();
-        let mut first = Vec::new();
+        let Worker { template, game: g, first } = w;
         for i in start..end {
             g.reset_from(template);
             g.deal(derive_seed(self.seed, i), &self.setup)?;
-            self.play_out(&mut g, &mut out, &mut first)?;
+            self.play_out(g, &mut out, first)?;
         }
         Ok(out)
     }
@@ -367,10 +370,13 @@ impl Simulation {
     /// with the game's generator and the players' reseeded from `derive_seed(seed, i)`, and,
     /// with `shuffle_libraries`, every library shuffled first (the order no player knows).
     pub fn run_position_range(&self, template: &Game, shuffle_libraries: bool, start: u64, end: u64) -> Result<Results> {
-        let mut out = Results::with_capacity(template.players.len(), (end - start) as usize);
-        let template = &template.thread_copy();
-        let mut g = template.clone();
-        let mut first = Vec::new();
+        self.run_position_range_on(&mut Worker::new(template), shuffle_libraries, start, end)
+    }
+
+    /// [`Simulation::run_position_range`] on `w`, which may have played other ranges.
+    fn run_position_range_on(&self, w: &mut Worker, shuffle_libraries: bool, start: u64, end: u64) -> Result<Results> {
+        let mut out = Results::with_capacity(w.template.players.len(), (end - start) as usize);
+        let Worker { template, game: g, first } = w;
         for i in start..end {
             g.reset_from(template);
             g.reseed(derive_seed(self.seed, i));
@@ -379,7 +385,7 @@ impl Simulation {
                     g.shuffle_library(p);
                 }
             }
-            self.play_out(&mut g, &mut out, &mut first)?;
+            self.play_out(g, &mut out, first)?;
         }
         Ok(out)
     }
@@ -391,7 +397,7 @@ impl Simulation {
             return Err(invalid(format!("the game range {start}..{end} is empty backwards")));
         }
         let template = self.position_template(position)?;
-        self.run_chunks(start, end, threads, |a, b| self.run_position_range(&template, shuffle_libraries, a, b))
+        self.run_chunks(&template, start, end, threads, |w, a, b| self.run_position_range_on(w, shuffle_libraries, a, b))
     }
 
     /// Plays games `start..end` on `threads` threads (all cores if 0), in chunks; the results
@@ -401,23 +407,43 @@ impl Simulation {
             return Err(invalid(format!("the game range {start}..{end} is empty backwards")));
         }
         let template = self.template(db)?;
-        self.run_chunks(start, end, threads, |a, b| self.run_range(&template, a, b))
+        self.run_chunks(&template, start, end, threads, |w, a, b| self.run_range_on(w, a, b))
     }
 
-    /// Games `start..end` in chunks on a pool of `threads` threads, joined in game order.
-    fn run_chunks(&self, start: u64, end: u64, threads: usize, run: impl Fn(u64, u64) -> Result<Results> + Sync) -> Result<Results> {
+    /// Games `start..end` in chunks on a pool of `threads` threads, joined in game order. A
+    /// worker (the template's thread copy and the game played) is made per rayon job, which
+    /// plays several chunks, rather than per chunk: making one costs a copy of every card
+    /// definition.
+    fn run_chunks(&self, template: &Game, start: u64, end: u64, threads: usize, run: impl Fn(&mut Worker, u64, u64) -> Result<Results> + Sync) -> Result<Results> {
         if threads > MAX_THREADS {
             return Err(invalid(format!("{threads} worker threads is out of range (at most {MAX_THREADS}; 0 means one per core)")));
         }
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| invalid(format!("can't start {threads} worker threads: {e}")))?;
         let size = chunk_size(end - start, pool.current_num_threads());
         let chunks: Vec<(u64, u64)> = (start..end).step_by(size as usize).map(|a| (a, a.saturating_add(size).min(end))).collect();
-        let parts: Vec<Result<Results>> = pool.install(|| chunks.par_iter().map(|&(a, b)| run(a, b)).collect());
+        let parts: Vec<Result<Results>> = pool.install(|| chunks.par_iter().map_init(|| Worker::new(template), |w, &(a, b)| run(w, a, b)).collect());
         let mut out = Results::with_capacity(self.policies.len(), (end - start) as usize);
         for part in parts {
             out.extend(part?);
         }
         Ok(out)
+    }
+}
+
+/// What a batch thread plays its games with: its own copy of the template (see
+/// [`Game::thread_copy`]), the game it resets from that copy for each game, and the buffer of
+/// the turns on which recorded conditions first held.
+struct Worker {
+    template: Game,
+    game: Game,
+    first: Vec<u32>,
+}
+
+impl Worker {
+    fn new(template: &Game) -> Worker {
+        let template = template.thread_copy();
+        let game = template.clone();
+        Worker { template, game, first: Vec::new() }
     }
 }
 
@@ -476,6 +502,28 @@ mod tests {
         assert_eq!(one, split);
         assert_eq!(one.len(), 40);
         assert!(one.finished.iter().all(|&f| f), "forty turns are enough to mill out a 40-card deck");
+    }
+
+    // A worker plays chunk after chunk: a range it plays after others comes out as it does
+    // from a fresh worker, from decks and from a position. (Mutation caught: a range's games
+    // played on from the game the last range left, not reset from the template.)
+    #[test]
+    fn a_worker_plays_each_range_as_a_fresh_one_would() {
+        let db = CardDb::builtin();
+        let mut s = sim(3);
+        s.record = vec![Condition::Turn(5)];
+        let template = s.template(db).unwrap();
+        let mut w = Worker::new(&template);
+        for (a, b) in [(0, 7), (7, 9), (30, 41)] {
+            assert_eq!(s.run_range_on(&mut w, a, b).unwrap(), s.run_range(&template, a, b).unwrap());
+        }
+        let mut dealt = template.clone();
+        dealt.deal(11, &s.setup).unwrap();
+        let position = s.position_template(&dealt).unwrap();
+        let mut w = Worker::new(&position);
+        for (a, b) in [(0, 5), (5, 12)] {
+            assert_eq!(s.run_position_range_on(&mut w, true, a, b).unwrap(), s.run_position_range(&position, true, a, b).unwrap());
+        }
     }
 
     #[test]
