@@ -136,13 +136,22 @@ impl AdvanceProc {
         AdvanceProc { discarding: false }
     }
 
-    pub(crate) fn step(mut self, g: &mut Game) -> FrameStep {
+    /// One step of the frame: the advance, which always finishes the step (what it waits
+    /// for, the cleanup discard, it pushes).
+    pub(crate) fn step(self, g: &mut Game) -> FrameStep {
+        self.advance(g);
+        FrameStep::Done
+    }
+
+    /// Moves the game on to the next step that gives priority, or pushes the cleanup discard
+    /// with this frame beneath it to finish once it is done.
+    pub(crate) fn advance(mut self, g: &mut Game) {
         loop {
             if self.discarding {
                 // Back from the cleanup discard: finish cleanup.
                 self.discarding = false;
                 if g.finish_cleanup() {
-                    return FrameStep::Done;
+                    return;
                 }
                 g.start_turn();
                 continue;
@@ -158,7 +167,7 @@ impl AdvanceProc {
             };
             if next.begins_quietly() {
                 g.begin_quiet_step(next);
-                return FrameStep::Done;
+                return;
             }
             g.step = next;
             g.log.push_with(|| Event::StepBegan { turn: g.turn, step: next, active: g.active });
@@ -197,10 +206,10 @@ impl AdvanceProc {
                         self.discarding = true;
                         g.frames.push(Frame::Advance(self));
                         g.push_discard(active, (hand - max) as u32, DiscardMode::Choose, false);
-                        return FrameStep::Done;
+                        return;
                     }
                     if g.finish_cleanup() {
-                        return FrameStep::Done;
+                        return;
                     }
                     g.start_turn();
                     continue;
@@ -208,7 +217,7 @@ impl AdvanceProc {
                 _ => {}
             }
             g.priority_to(g.active);
-            return FrameStep::Done;
+            return;
         }
     }
 }
@@ -283,10 +292,7 @@ impl Game {
     /// true with the progress if play went on into a new turn so.
     pub(crate) fn end_step(&mut self, unseen: bool, mut on: Option<&mut crate::play::PlayOn>) -> Result<(Progress, bool)> {
         if !self.unattended || self.unchecked_setup {
-            let progress = self.perform_from(|g| {
-                let done = AdvanceProc::new().step(g);
-                debug_assert!(matches!(done, FrameStep::Done), "an advance pushes the work it waits for");
-            })?;
+            let progress = self.perform_from(|g| AdvanceProc::new().advance(g))?;
             return Ok((progress, false));
         }
         // Unattended: the action as `perform_from` would do it, with a next step of this turn
@@ -308,10 +314,7 @@ impl Game {
                     }
                     self.begin_quiet_step(next);
                 }
-                None => {
-                    let done = AdvanceProc::new().step(self);
-                    debug_assert!(matches!(done, FrameStep::Done), "an advance pushes the work it waits for");
-                }
+                None => AdvanceProc::new().advance(self),
             }
             // The state-based actions were checked as the pass began, finding nothing (CR
             // 117.5). A step with no turn-based action changes nothing the check looks at as
