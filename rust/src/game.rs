@@ -322,26 +322,38 @@ impl Clone for BattlefieldIndex {
         }
     }
 
-    /// List by list, so batch and simulation resets keep any allocations.
+    /// List by list, so batch and simulation resets keep any allocations. A simulation's
+    /// template has an empty battlefield: an empty list is only cleared, without the call
+    /// that copies nothing; and the per-player counts, as long as the template's, are
+    /// copied over in place.
     fn clone_from(&mut self, src: &Self) {
-        for (to, from) in [
-            (&mut self.creatures, &src.creatures),
-            (&mut self.triggers, &src.triggers),
-            (&mut self.statics, &src.statics),
-            (&mut self.activated, &src.activated),
-            (&mut self.fragile, &src.fragile),
-        ] {
+        #[inline(always)]
+        fn copy_list(to: &mut IndexList, from: &IndexList) {
             to.clear();
-            to.extend_from_slice(from);
+            if !from.is_empty() {
+                to.extend_from_slice(from);
+            }
         }
+        copy_list(&mut self.creatures, &src.creatures);
+        copy_list(&mut self.triggers, &src.triggers);
+        copy_list(&mut self.statics, &src.statics);
+        copy_list(&mut self.activated, &src.activated);
+        copy_list(&mut self.fragile, &src.fragile);
         self.mana.resize_with(src.mana.len(), IndexList::new);
         for (to, from) in self.mana.iter_mut().zip(&src.mana) {
-            to.clear();
-            to.extend_from_slice(from);
+            copy_list(to, from);
         }
-        self.untapped_mana.clone_from(&src.untapped_mana);
+        if self.untapped_mana.len() == src.untapped_mana.len() {
+            self.untapped_mana.copy_from_slice(&src.untapped_mana);
+        } else {
+            self.untapped_mana.clone_from(&src.untapped_mana);
+        }
         self.tapped = src.tapped;
-        self.listening.clone_from(&src.listening);
+        if self.listening.len() == src.listening.len() {
+            self.listening.copy_from_slice(&src.listening);
+        } else {
+            self.listening.clone_from(&src.listening);
+        }
         self.listening_any = src.listening_any;
         self.static_kinds = src.static_kinds;
     }
@@ -2359,6 +2371,32 @@ mod life_tests {
 mod battlefield_index_tests {
     use super::BattlefieldIndex;
     use crate::{CardDb, Entering, Game, ObjId, Position, ZoneKind};
+
+    // A game reset from another (a batch's reset between games) has that game's index, list
+    // by list and count by count, whether either battlefield is empty or holds more of a kind
+    // than a list keeps inline. (Mutations caught: a list left as it was when the other's is
+    // empty; the per-player counts left as they were.)
+    #[test]
+    fn a_reset_copies_the_index_whatever_either_battlefield_holds() {
+        let db = CardDb::builtin();
+        let empty = Game::new(2, 1).unwrap();
+        let mut lands = Game::new(2, 1).unwrap();
+        lands.add_cards(0, ZoneKind::Battlefield, &["Island"; 10], Position::Top, db).unwrap();
+        lands.add_cards(1, ZoneKind::Battlefield, &["Forest", "Plains"], Position::Top, db).unwrap();
+        let mut mixed = Game::new(2, 1).unwrap();
+        mixed.add_cards(1, ZoneKind::Battlefield, &["Ruin Crab", "Grizzly Bears", "Bruvac the Grandiloquent", "Swamp"], Position::Top, db).unwrap();
+        let tapped = mixed.add_cards(0, ZoneKind::Battlefield, &["Walking Corpse", "Island"], Position::Top, db).unwrap();
+        mixed.set_tapped(tapped[1], true).unwrap();
+        let games = [empty, lands, mixed];
+        for src in &games {
+            for dst in &games {
+                let mut g = dst.clone();
+                g.reset_from(src);
+                assert_eq!(g.indexed, src.indexed);
+                assert!(g.battlefield_index_is_current());
+            }
+        }
+    }
 
     // The count of each player's untapped plain mana sources follows tapping and untapping,
     // entering tapped, leaving, and changes of control, and is what a walk over their sources
