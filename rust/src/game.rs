@@ -123,6 +123,18 @@ pub struct PlayerStats {
     pub lands: u32,
 }
 
+/// `to` made a copy of `from` in its own allocation (what `clone_from` does); an empty
+/// `from`, as most of a simulation template's lists are, only clears `to`, without the calls
+/// that copy nothing.
+#[inline(always)]
+fn copy_into<T: Clone>(to: &mut Vec<T>, from: &Vec<T>) {
+    if from.is_empty() {
+        to.clear();
+    } else {
+        to.clone_from(from);
+    }
+}
+
 impl Clone for PlayerState {
     /// Each vector allocated at its exact size (cheaper than growing empty ones).
     fn clone(&self) -> Self {
@@ -146,10 +158,10 @@ impl Clone for PlayerState {
     fn clone_from(&mut self, src: &Self) {
         self.life = src.life;
         self.counters.clone_from(&src.counters);
-        self.library.clone_from(&src.library);
-        self.hand.clone_from(&src.hand);
-        self.graveyard.clone_from(&src.graveyard);
-        self.outside.clone_from(&src.outside);
+        copy_into(&mut self.library, &src.library);
+        copy_into(&mut self.hand, &src.hand);
+        copy_into(&mut self.graveyard, &src.graveyard);
+        copy_into(&mut self.outside, &src.outside);
         self.drew_from_empty = src.drew_from_empty;
         self.pool.clone_from(&src.pool);
         self.lost = src.lost;
@@ -2225,13 +2237,13 @@ impl Game {
         }
         share(&mut self.defs, &src.defs);
         self.def_flags = src.def_flags;
-        self.objects.clone_from(&src.objects);
+        copy_into(&mut self.objects, &src.objects);
         self.players.clone_from(&src.players);
-        self.battlefield.clone_from(&src.battlefield);
+        copy_into(&mut self.battlefield, &src.battlefield);
         self.indexed.clone_from(&src.indexed);
-        self.stack.clone_from(&src.stack);
-        self.exile.clone_from(&src.exile);
-        self.command.clone_from(&src.command);
+        copy_into(&mut self.stack, &src.stack);
+        copy_into(&mut self.exile, &src.exile);
+        copy_into(&mut self.command, &src.command);
         self.seed = src.seed;
         self.rng.clone_from(&src.rng);
         self.active = src.active;
@@ -2245,27 +2257,27 @@ impl Game {
         self.damage_marked = src.damage_marked;
         self.actions_taken = src.actions_taken;
         self.lands_played = src.lands_played;
-        self.stack_items.clone_from(&src.stack_items);
-        self.stickers.clone_from(&src.stickers);
+        copy_into(&mut self.stack_items, &src.stack_items);
+        copy_into(&mut self.stickers, &src.stickers);
         self.seats.clone_from(&src.seats);
         self.strict = src.strict;
-        self.frames.clone_from(&src.frames);
+        copy_into(&mut self.frames, &src.frames);
         self.pending.clone_from(&src.pending);
         self.answer.clone_from(&src.answer);
-        self.output.clone_from(&src.output);
+        copy_into(&mut self.output, &src.output);
         self.log.recording = src.log.recording;
         share(&mut self.log.events, &src.log.events);
         self.outcome.clone_from(&src.outcome);
-        self.object_counters.clone_from(&src.object_counters);
-        self.pending_triggers.clone_from(&src.pending_triggers);
-        self.delayed.clone_from(&src.delayed);
-        self.losers.clone_from(&src.losers);
-        self.triggered_this_turn.clone_from(&src.triggered_this_turn);
-        self.loyalty_activated.clone_from(&src.loyalty_activated);
-        self.until_end_of_turn.clone_from(&src.until_end_of_turn);
+        copy_into(&mut self.object_counters, &src.object_counters);
+        copy_into(&mut self.pending_triggers, &src.pending_triggers);
+        copy_into(&mut self.delayed, &src.delayed);
+        copy_into(&mut self.losers, &src.losers);
+        copy_into(&mut self.triggered_this_turn, &src.triggered_this_turn);
+        copy_into(&mut self.loyalty_activated, &src.loyalty_activated);
+        copy_into(&mut self.until_end_of_turn, &src.until_end_of_turn);
         self.legendary_entered = src.legendary_entered;
-        self.partial.clone_from(&src.partial);
-        self.known.clone_from(&src.known);
+        copy_into(&mut self.partial, &src.partial);
+        copy_into(&mut self.known, &src.known);
         self.known_in_library = src.known_in_library;
         self.fast_in_hand = src.fast_in_hand;
         self.fast_least_in_hand = src.fast_least_in_hand;
@@ -2372,12 +2384,13 @@ mod battlefield_index_tests {
     use super::BattlefieldIndex;
     use crate::{CardDb, Entering, Game, ObjId, Position, ZoneKind};
 
-    // A game reset from another (a batch's reset between games) has that game's index, list
-    // by list and count by count, whether either battlefield is empty or holds more of a kind
-    // than a list keeps inline. (Mutations caught: a list left as it was when the other's is
-    // empty; the per-player counts left as they were.)
+    // A game reset from another (a batch's reset between games) is that game: its index list
+    // by list and count by count, and all it saves, whether either battlefield, zone or list
+    // is empty or holds more of a kind than an index list keeps inline. (Mutations caught: an
+    // index list, a zone or a game's list left as it was when the other's is empty; the
+    // per-player counts left as they were.)
     #[test]
-    fn a_reset_copies_the_index_whatever_either_battlefield_holds() {
+    fn a_reset_copies_the_game_whatever_either_holds() {
         let db = CardDb::builtin();
         let empty = Game::new(2, 1).unwrap();
         let mut lands = Game::new(2, 1).unwrap();
@@ -2387,13 +2400,21 @@ mod battlefield_index_tests {
         mixed.add_cards(1, ZoneKind::Battlefield, &["Ruin Crab", "Grizzly Bears", "Bruvac the Grandiloquent", "Swamp"], Position::Top, db).unwrap();
         let tapped = mixed.add_cards(0, ZoneKind::Battlefield, &["Walking Corpse", "Island"], Position::Top, db).unwrap();
         mixed.set_tapped(tapped[1], true).unwrap();
-        let games = [empty, lands, mixed];
+        let decks = vec![["Island", "Fractured Sanity", "Ruin Crab"].repeat(10).iter().map(|s| s.to_string()).collect::<Vec<_>>(), vec!["Forest".to_string(); 30]];
+        let policies = [crate::Policy::Goldfish, crate::Policy::Goldfish];
+        let mut played = Game::from_decks_played_by(&decks, 5, &crate::game::Setup::default(), db, &policies).unwrap();
+        while played.turn < 7 && !played.is_over() {
+            played.play_one().unwrap();
+        }
+        assert!(!played.players[0].graveyard.is_empty() && !played.players[1].hand.is_empty());
+        let games = [empty, lands, mixed, played];
         for src in &games {
             for dst in &games {
                 let mut g = dst.clone();
                 g.reset_from(src);
                 assert_eq!(g.indexed, src.indexed);
                 assert!(g.battlefield_index_is_current());
+                assert_eq!(g.save_json(), src.save_json());
             }
         }
     }
