@@ -816,7 +816,8 @@ impl Game {
         self.step = Step::Upkeep;
         self.check_state_based_actions();
         // CR 103.6: actions taken with cards in opening hands, the starting player first.
-        let any = self.players.iter().any(|st| st.hand.iter().any(|&s| self.def_of_slot(s).rules.begin_on_battlefield));
+        // Asked of the game's few card definitions first: usually none has such an action.
+        let any = self.defs.iter().any(|d| d.rules.begin_on_battlefield) && self.players.iter().any(|st| st.hand.iter().any(|&s| self.def_of_slot(s).rules.begin_on_battlefield));
         if any {
             // Begins the first upkeep when the last opening-hand choice is made (which a manual
             // player may leave pending).
