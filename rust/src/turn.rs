@@ -523,7 +523,8 @@ impl Game {
 
     /// CR 514.2: damage wears off and "until end of turn" effects end. Then, if state-based
     /// actions happen or abilities trigger, the active player gets priority in this cleanup step
-    /// (CR 514.3a): true if so.
+    /// (CR 514.3a): true if so. Inlined: once a turn, and the call cost a good part of it.
+    #[inline(always)]
     fn finish_cleanup(&mut self) -> bool {
         // Damage wears off (CR 514.2). None is marked unless the flag says it may be.
         if self.damage_marked {
