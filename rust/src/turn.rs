@@ -192,7 +192,7 @@ impl AdvanceProc {
                         continue;
                     }
                     let active = g.active;
-                    g.draw_one(active);
+                    g.draw_one_inline(active);
                     g.fire(crate::trigger::TriggerEvent::StepBegan { step: next });
                 }
                 Step::DeclareBlockers | Step::CombatDamage => unreachable!("skipped (Step::next)"),

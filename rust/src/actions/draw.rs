@@ -28,13 +28,20 @@ impl Game {
     /// The opening hand's `n` draws, each as [`Game::draw_one`] makes it, in one loop.
     pub(crate) fn draw_hand(&mut self, p: u8, n: u32) {
         for _ in 0..n {
-            match self.players[p as usize].library.pop() {
-                Some(slot) => {
-                    self.draw_top(p, slot);
-                }
-                None => {
-                    self.draw_one(p);
-                }
+            self.draw_one_inline(p);
+        }
+    }
+
+    /// [`Game::draw_one`], with the draw of the top card made inline (the opening hand's
+    /// draws, the draw step's): an empty library still goes through `draw_one`.
+    #[inline(always)]
+    pub(crate) fn draw_one_inline(&mut self, p: u8) {
+        match self.players[p as usize].library.pop() {
+            Some(slot) => {
+                self.draw_top(p, slot);
+            }
+            None => {
+                self.draw_one(p);
             }
         }
     }
