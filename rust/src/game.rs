@@ -2197,9 +2197,16 @@ impl Game {
     /// A permanent untaps; "whenever a permanent becomes untapped" sees it.
     pub(crate) fn untap(&mut self, slot: u32) {
         if self.objects[slot as usize].tapped {
-            self.tap_slot(slot, false);
-            self.fire(crate::trigger::TriggerEvent::Untapped { slot });
+            self.untap_tapped(slot);
         }
+    }
+
+    /// [`Game::untap`] of a permanent known to be tapped. Inlined: the untap step's scan,
+    /// which found it tapped, calls it for each.
+    #[inline(always)]
+    pub(crate) fn untap_tapped(&mut self, slot: u32) {
+        self.tap_slot(slot, false);
+        self.fire(crate::trigger::TriggerEvent::Untapped { slot });
     }
 
     /// The creature hasn't been under its controller's control continuously since their most

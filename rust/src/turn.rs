@@ -600,7 +600,7 @@ impl Game {
         while self.indexed.tapped[active as usize] > 0 {
             let Some(i) = self.battlefield[k..].iter().position(|&s| self.objects[s as usize].controller == active && self.objects[s as usize].tapped) else { break };
             k += i;
-            self.untap(self.battlefield[k]);
+            self.untap_tapped(self.battlefield[k]);
             k += 1;
         }
     }
