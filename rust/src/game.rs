@@ -1863,7 +1863,14 @@ impl Game {
     #[inline(always)] // on every move: a call costs the typecycle path more than its body
     pub(crate) fn take_from_zone(&mut self, slot: u32) -> Zone {
         let z = self.objects[slot as usize].zone;
-        let v = self.zone_slots_mut(z);
+        // A hand and the stack are found inline: most moves not from a library (whose draws
+        // and mills take their own path) are casts and lands played from a hand, and spells
+        // leaving the stack, where a call to find the zone cost more than the rest.
+        let v = match z.kind {
+            ZoneKind::Hand => &mut self.players[z.player as usize].hand,
+            ZoneKind::Stack => &mut self.stack,
+            _ => self.zone_slots_mut(z),
+        };
         // Most moves take the top card, which is the last element. One already taken (a
         // token ceasing as it leaves, say) changes nothing more.
         let Some(i) = v.iter().rposition(|&s| s == slot) else { return z };
