@@ -77,11 +77,14 @@ impl Game {
     /// for them listed — the same sources tapped in the same order, the same mana left in the
     /// pool — without listing them or building the payment, when their count shows each makes
     /// one mana of a single type (all are plain sources, and none of the untapped ones has a
-    /// choice). `None` otherwise; `Some(false)`, with nothing paid, if they can't pay it.
+    /// choice). `None` otherwise (or for a cost taking over 16 sources); `Some(false)`, with
+    /// nothing paid, if they can't pay it.
     pub(crate) fn pay_counted_in_place(&mut self, p: u8, need: &[u64; 6], generic: u64) -> Option<bool> {
         let counted = &self.indexed.untapped_mana[p as usize];
         let list = &self.indexed.mana[p as usize];
-        // (Over 64 sources, `solve` pays by its general path.)
+        // (Over 64 sources, `solve` pays by its general path; so too a cost that takes over
+        // `taps`' 16 of them, which a cast rarely does, rather than have every payment clear
+        // room for 64.)
         if counted.others != 0 || counted.choosing != 0 || list.len() > 64 {
             return None;
         }
@@ -92,7 +95,7 @@ impl Game {
         // symbols, then the first others left pay the generic part (as `solve_counted` taps).
         // They are tapped once all are found, so a cost they can't pay changes nothing.
         let mut short: u64 = rest.iter().sum();
-        let mut taps = [0u32; 64];
+        let mut taps = [0u32; 16];
         let mut n = 0;
         let mut colored = 0u64;
         if short > 0 {
@@ -100,6 +103,9 @@ impl Game {
                 let o = &self.objects[s as usize];
                 let t = o.one_mana.0.trailing_zeros() as usize;
                 if !o.tapped && rest[t] > 0 {
+                    if n == taps.len() {
+                        return None;
+                    }
                     rest[t] -= 1;
                     colored |= 1 << i;
                     taps[n] = s;
@@ -117,6 +123,9 @@ impl Game {
         if generic > 0 {
             for (i, &s) in list.iter().enumerate() {
                 if !self.objects[s as usize].tapped && colored & (1 << i) == 0 {
+                    if n == taps.len() {
+                        return None;
+                    }
                     taps[n] = s;
                     n += 1;
                     generic -= 1;
@@ -480,18 +489,21 @@ mod tests {
         // CR 601.2g–h: paid in place, the sources read off the battlefield pay as the listed
         // ones do — the same taps in the same order (the same mana events), the same pool
         // left, whichever lands are tapped and whatever the pool holds — and a cost they can't
-        // pay changes nothing; an untapped land with a choice of types, or a source making
-        // other than one mana, leaves the payment to `solve`.
+        // pay changes nothing; an untapped land with a choice of types, a source making other
+        // than one mana, or a cost taking over 16 sources leaves the payment to `solve`.
         let db = CardDb::builtin();
         let mut rng = Rng::new(0x9a7);
         for round in 0..3000 {
             let mut g = Game::new(2, 1).unwrap();
             let names = ["Island", "Swamp", "Forest", "Wastes", "Canyon Slough", "Everflowing Chalice"];
             let kinds = [4, 5, 6][round % 3];
-            let lands: Vec<&str> = (0..rng.below(9)).map(|_| names[rng.below(kinds) as usize]).collect();
+            // One round in four, battlefields and costs large enough to take over 16 sources
+            // (few of them tapped).
+            let many = round % 4 == 3;
+            let lands: Vec<&str> = (0..if many { 17 + rng.below(12) } else { rng.below(9) }).map(|_| names[rng.below(kinds) as usize]).collect();
             let ids = g.add_cards(0, ZoneKind::Battlefield, &lands, Position::Top, db).unwrap();
             for id in ids {
-                if rng.below(3) == 0 {
+                if rng.below(if many { 8 } else { 3 }) == 0 {
                     g.set_tapped(id, true).unwrap();
                 }
             }
@@ -502,7 +514,7 @@ mod tests {
             for _ in 0..rng.below(4) {
                 need[rng.below(6) as usize] += 1;
             }
-            let generic = rng.below(5);
+            let generic = rng.below(if many { 24 } else { 5 });
             let listed = solve_counted(&need, generic, &g.players[0].pool, &g.mana_sources(0));
             let mut in_place = g.clone();
             let events = g.log.events.len();
@@ -518,7 +530,7 @@ mod tests {
                     // The untapped sources' counts (never saved) follow the taps as well.
                     assert!(in_place.indexed == g.indexed && in_place.battlefield_index_is_current(), "{lands:?} {need:?} {generic}");
                 }
-                None => assert!(g.mana_sources(0).iter().any(|s| s.options.len() > 1) || lands.contains(&"Everflowing Chalice"), "{lands:?}"),
+                None => assert!(g.mana_sources(0).iter().any(|s| s.options.len() > 1) || lands.contains(&"Everflowing Chalice") || lands.len() > 16, "{lands:?}"),
             }
         }
     }
