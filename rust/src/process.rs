@@ -281,42 +281,54 @@ impl Game {
     fn handle_step(&mut self, step: Step) -> Result<bool> {
         match step {
             Step::Done => {}
-            Step::Fail(e) => {
-                // An action a player chose with priority turned out illegal: reversed (its
-                // frames change nothing before they fail), and the player chooses again (CR
-                // 733.2). Anything else: the caller's action fails.
-                let retry = match self.frames.last() {
-                    Some(Frame::Priority(p)) if !self.strict => p.clone().retry(),
-                    _ => None,
-                };
-                match retry {
-                    Some(p) => {
-                        self.frames.pop();
-                        self.frames.push(Frame::Priority(p));
-                    }
-                    None => return Err(e),
-                }
+            Step::Fail(e) => self.retry_or_fail(e)?,
+            Step::Ask(frame, decision) => return self.take_up(frame, decision),
+        }
+        Ok(false)
+    }
+
+    /// A frame's step failed with `e`. An action a player chose with priority turned out
+    /// illegal: reversed (its frames change nothing before they fail), and the player chooses
+    /// again (CR 733.2). Anything else: the caller's action fails. Out of the run loop: rare.
+    #[cold]
+    #[inline(never)]
+    fn retry_or_fail(&mut self, e: Error) -> Result<()> {
+        let retry = match self.frames.last() {
+            Some(Frame::Priority(p)) if !self.strict => p.clone().retry(),
+            _ => None,
+        };
+        match retry {
+            Some(p) => {
+                self.frames.pop();
+                self.frames.push(Frame::Priority(p));
+                Ok(())
             }
-            Step::Ask(frame, decision) => {
-                self.frames.push(frame);
-                let answer = match decision.forced_answer() {
-                    Some(a) => Some(a),
-                    None => {
-                        let a = self.auto_answer(&decision)?;
-                        if let Some(a) = &a {
-                            self.record_answer(decision.player, a);
-                        }
-                        a
-                    }
-                };
-                match answer {
-                    Some(a) => self.answer = Some(a),
-                    None => {
-                        self.partial.clear(); // a new decision: nothing picked yet
-                        self.pending = Some(decision);
-                        return Ok(true);
-                    }
+            None => Err(e),
+        }
+    }
+
+    /// A frame's step asked `decision`: the frame waits above the others for its answer,
+    /// given at once when forced or by an automatic answerer; true if the game stops with it
+    /// pending. Out of the run loop: few steps ask, and the loop is lighter without it.
+    #[inline(never)]
+    fn take_up(&mut self, frame: Frame, decision: Decision) -> Result<bool> {
+        self.frames.push(frame);
+        let answer = match decision.forced_answer() {
+            Some(a) => Some(a),
+            None => {
+                let a = self.auto_answer(&decision)?;
+                if let Some(a) = &a {
+                    self.record_answer(decision.player, a);
                 }
+                a
+            }
+        };
+        match answer {
+            Some(a) => self.answer = Some(a),
+            None => {
+                self.partial.clear(); // a new decision: nothing picked yet
+                self.pending = Some(decision);
+                return Ok(true);
             }
         }
         Ok(false)
