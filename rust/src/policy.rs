@@ -173,7 +173,10 @@ impl Clone for Seat {
     /// Field by field, so batch resets reuse the script's allocation.
     fn clone_from(&mut self, src: &Self) {
         self.policy = src.policy;
-        self.script.clone_from(&src.script);
+        // Usually both empty (a simulation's seats have no script): nothing to copy.
+        if !(self.script.is_empty() && src.script.is_empty()) {
+            self.script.clone_from(&src.script);
+        }
         self.rng.clone_from(&src.rng);
         self.auto_pay = src.auto_pay;
     }
