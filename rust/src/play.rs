@@ -495,7 +495,7 @@ impl Game {
                 // Played at once (CR 305.1): what start_action does with it, without its dispatch.
                 g.play_land_inner(card)?;
                 (g.actions_taken, g.quiet_pass) = (g.actions_taken + 1, false);
-                return g.run();
+                return g.run_unless_idle();
             }
             if let Some(frame) = g.start_action(action)? {
                 // The priority frame waits beneath the action to take the choice back if it

@@ -259,11 +259,30 @@ impl Game {
             }
             break;
         }
+        Ok(self.hand_over_output())
+    }
+
+    /// [`Game::run`], without running it when it would find nothing to do: no frame, trigger
+    /// or legend rule waiting, the setup checked, and state-based actions marked quiet (a
+    /// check would find nothing, CR 117.5). What the run would leave is made here.
+    #[inline(always)]
+    pub(crate) fn run_unless_idle(&mut self) -> Result<Progress> {
+        if self.frames.is_empty() && self.sba_quiet && !self.unchecked_setup && self.pending_triggers.is_empty() && !self.legendary_entered {
+            self.quiet_pass = false;
+            return Ok(self.hand_over_output());
+        }
+        self.run()
+    }
+
+    /// What a finished run hands back: the action's output, or nothing when batch runs
+    /// discard it (the buffer kept for reuse).
+    #[inline(always)]
+    fn hand_over_output(&mut self) -> Progress {
         if self.discard_output {
             self.output.clear();
-            return Ok(Progress::Done(Vec::new()));
+            return Progress::Done(Vec::new());
         }
-        Ok(Progress::Done(std::mem::take(&mut self.output)))
+        Progress::Done(std::mem::take(&mut self.output))
     }
 
     /// [`Game::run`] after the caller took a step itself, of a frame it would otherwise have

@@ -323,20 +323,8 @@ impl Game {
             // nothing (CR 514.3a). So the check before the next priority is skipped, and with
             // no trigger, no legend rule and no frame waiting, so is the rest of the run.
             if !self.step.begins_quietly() || !self.frames.is_empty() {
-                // With no frame, trigger or legend rule waiting and state-based actions marked
-                // quiet (a draw from an empty library clears the mark), the run would find
-                // nothing to do: what it leaves is made here.
-                let progress = if self.frames.is_empty() && self.sba_quiet && self.pending_triggers.is_empty() && !self.legendary_entered {
-                    self.quiet_pass = false;
-                    Progress::Done(if self.discard_output {
-                        self.output.clear();
-                        Vec::new()
-                    } else {
-                        std::mem::take(&mut self.output)
-                    })
-                } else {
-                    self.run()?
-                };
+                // A draw from an empty library clears the quiet mark: the run checks then.
+                let progress = self.run_unless_idle()?;
                 // After the draw and the check it needs (CR 504.1, 117.5), the draw step's
                 // round, as the simulation's loop would go on to make it; not with what
                 // triggered put on the stack.
