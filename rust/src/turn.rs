@@ -302,18 +302,22 @@ impl Game {
         let turn = self.turn;
         let mut played_on = false;
         loop {
-            match self.step.next().filter(|s| s.begins_quietly()) {
-                Some(next) => {
-                    self.empty_mana_pools();
-                    // A step it would end at once (below) with nothing triggering as it began
-                    // is passed through: its beginning would leave only an event the log,
-                    // `unseen`, doesn't record, and priority, which its end takes back.
-                    if unseen && self.turn == turn && !next.is_main() && self.frames.is_empty() && self.step_beginning_unheard(next) {
-                        self.step = next;
-                        continue;
+            let mut next = self.step.next().filter(|s| s.begins_quietly());
+            if next.is_some() {
+                self.empty_mana_pools();
+                // Steps it would end at once (below) with nothing triggering as they began are
+                // passed through: a beginning would leave only an event the log, `unseen`,
+                // doesn't record, and priority, which its end takes back. Nothing between them
+                // fills a mana pool, so emptying them once does for all.
+                if unseen && self.turn == turn && self.frames.is_empty() {
+                    while let Some(s) = next.filter(|&s| !s.is_main() && self.step_beginning_unheard(s)) {
+                        self.step = s;
+                        next = s.next().filter(|s| s.begins_quietly());
                     }
-                    self.begin_quiet_step(next);
                 }
+            }
+            match next {
+                Some(next) => self.begin_quiet_step(next),
                 None => AdvanceProc::new().advance(self),
             }
             // The state-based actions were checked as the pass began, finding nothing (CR
