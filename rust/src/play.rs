@@ -662,7 +662,7 @@ impl Game {
                     // casts nothing and so never fails back to it.
                     self.pass_by(p);
                 }
-                let (progress, played_on) = self.end_step(unseen, on.as_deref_mut())?;
+                let (progress, played_on) = self.end_step(unseen, passed_precombat, on.as_deref_mut())?;
                 if played_on {
                     // The simulation's loop would have gone on from the new turn's upkeep (it
                     // checked as it would): as then.

@@ -286,11 +286,11 @@ impl Game {
     /// game moves to the next step that gives priority, as a whole action. Its first part
     /// can't fail, so it runs outside frames (what the advance frame would do, stepped at once).
     /// With `unseen` ([`Game::goldfish_pass_unseen`]), a next step of this turn that begins
-    /// quietly, isn't a main phase and triggers nothing ends as it began, and the game goes on
-    /// to the one after. With `on` too, so do the next turn's upkeep and draw step, when the
+    /// quietly, isn't a main phase (or is the postcombat one, with `passes_again`) and triggers
+    /// nothing ends as it began, and the game goes on to the one after. With `on` too, so do the next turn's upkeep and draw step, when the
     /// simulation would play on from them and nobody has an instant or flash card to look at;
     /// true with the progress if play went on into a new turn so.
-    pub(crate) fn end_step(&mut self, unseen: bool, mut on: Option<&mut crate::play::PlayOn>) -> Result<(Progress, bool)> {
+    pub(crate) fn end_step(&mut self, unseen: bool, passes_again: bool, mut on: Option<&mut crate::play::PlayOn>) -> Result<(Progress, bool)> {
         if !self.unattended || self.unchecked_setup {
             let progress = self.perform_from(|g| AdvanceProc::new().advance(g))?;
             return Ok((progress, false));
@@ -309,8 +309,13 @@ impl Game {
                 // passed through: a beginning would leave only an event the log, `unseen`,
                 // doesn't record, and priority, which its end takes back. Nothing between them
                 // fills a mana pool, so emptying them once does for all.
+                // So is the postcombat main phase when the active goldfish passed in the
+                // precombat one with nothing done since (`passes_again`: it would pass again
+                // without looking, see `Game::play_inner`): the others, who passed after it
+                // there, find all they would look at as it was then, but for mana pools
+                // emptied, and pass again too.
                 if unseen && self.turn == turn && self.frames.is_empty() {
-                    while let Some(s) = next.filter(|&s| !s.is_main() && self.step_beginning_unheard(s)) {
+                    while let Some(s) = next.filter(|&s| (!s.is_main() || (s == Step::PostcombatMain && passes_again)) && self.step_beginning_unheard(s)) {
                         self.step = s;
                         next = s.next().filter(|s| s.begins_quietly());
                     }
@@ -848,6 +853,37 @@ mod unattended_tests {
             assert!(g.battlefield.iter().all(|&s| g.objects[s as usize].owner != 0), "turn {}, {:?}", g.turn, g.step);
         }
         assert_eq!(g.players[0].graveyard.len(), 4); // played on turns 1, 3, 5 and 7
+    }
+
+    // The postcombat main phase is passed through only when the active goldfish passed in
+    // the precombat one within the same play, nothing done since: one who passed by hand
+    // before the play began is asked again there, and plays the land it held back (CR 305.1,
+    // 505.1). Framed or unattended, the same. (Mutation caught: the postcombat main passed
+    // through whoever made the precombat pass.)
+    #[test]
+    fn a_goldfish_that_passed_outside_the_play_is_asked_in_its_postcombat_main() {
+        for unattended in [false, true] {
+            let db = CardDb::builtin();
+            let mut g = Game::new(2, 1).unwrap();
+            g.set_recording(false);
+            for p in 0..2 {
+                g.set_policy(p, Policy::Goldfish).unwrap();
+                g.add_cards(p, crate::zone::ZoneKind::Library, &["Island"; 10], crate::zone::Position::Top, db).unwrap();
+            }
+            g.add_cards(0, crate::zone::ZoneKind::Hand, &["Forest"], crate::zone::Position::Top, db).unwrap();
+            g.unattended = unattended;
+            g.check_state_based_actions();
+            assert_eq!((g.turn, g.step, g.active, g.priority), (1, Step::PrecombatMain, 0, Some(0)));
+            g.pass_priority().unwrap();
+            assert_eq!(g.priority, Some(1), "unattended: {unattended}");
+            // (The Forest is a new object once played, CR 400.7: found as player 0's permanent.)
+            let played = |g: &Game| g.battlefield.iter().any(|&s| g.objects[s as usize].owner == 0);
+            while g.turn == 1 && !played(&g) {
+                g.play_one().unwrap();
+            }
+            assert!(played(&g), "unattended: {unattended}");
+            assert_eq!((g.turn, g.step), (1, Step::PostcombatMain), "unattended: {unattended}");
+        }
     }
 
     // A card with flashback in a graveyard may be cast outside its owner's sorcery timing, so
