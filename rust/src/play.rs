@@ -330,22 +330,39 @@ impl Game {
         // (only if some card has one) those that work from a graveyard, exile or the command zone.
         // A hand with no such card (counted as it changes) isn't looked over.
         let Some(considers) = considers else { return };
-        let elsewhere: [&[u32]; 3] =
-            if self.def_flags & Object::ACTIVATED_ELSEWHERE != 0 { [&self.players[p as usize].graveyard, &self.exile, &self.command] } else { [&[], &[], &[]] };
+        // The other zones are walked apart, only when some card has such an ability: a chain
+        // of iterators taking them in too cost more to set up than the empty lists it walked.
         let hand_activated: &[u32] = if self.activated_in_hand[p as usize] != 0 { hand } else { &[] };
-        for &slot in hand_activated.iter().chain(self.indexed.activated.iter()).chain(elsewhere.into_iter().flatten()) {
-            let o = &self.objects[slot as usize];
-            if o.flags & Object::ACTIVATED == 0 {
-                continue; // a card in hand without one (the permanents listed all have one)
+        for &slot in hand_activated.iter().chain(&self.indexed.activated) {
+            if self.visit_activated_of(p, slot, considers, &mut visit) {
+                return;
             }
-            // An ability that works from another zone (a planeswalker's in hand, a cycling
-            // creature's on the battlefield) is refused for its zone first: not asked about.
-            for (i, a) in self.def_of_slot(slot).rules.activated.iter().enumerate() {
-                if a.zone == o.zone.kind && considers(a) && self.could_activate(p, slot, i) && visit(PriorityAction::Activate { source: self.id_of(slot), index: i as u16 }) {
+        }
+        if self.def_flags & Object::ACTIVATED_ELSEWHERE != 0 {
+            for &slot in [&self.players[p as usize].graveyard, &self.exile, &self.command].into_iter().flatten() {
+                if self.visit_activated_of(p, slot, considers, &mut visit) {
                     return;
                 }
             }
         }
+    }
+
+    /// [`Game::visit_priority_actions`] for the activated abilities of the object in `slot`:
+    /// true once `visit` has had enough.
+    #[inline(always)]
+    fn visit_activated_of(&self, p: u8, slot: u32, considers: &dyn Fn(&crate::rules::ActivatedAbility) -> bool, visit: &mut impl FnMut(PriorityAction) -> bool) -> bool {
+        let o = &self.objects[slot as usize];
+        if o.flags & crate::object::Object::ACTIVATED == 0 {
+            return false; // a card in hand without one (the permanents listed all have one)
+        }
+        // An ability that works from another zone (a planeswalker's in hand, a cycling
+        // creature's on the battlefield) is refused for its zone first: not asked about.
+        for (i, a) in self.def_of_slot(slot).rules.activated.iter().enumerate() {
+            if a.zone == o.zone.kind && considers(a) && self.could_activate(p, slot, i) && visit(PriorityAction::Activate { source: self.id_of(slot), index: i as u16 }) {
+                return true;
+            }
+        }
+        false
     }
 
     /// Whether `p`, outside their sorcery timing, has no card [`Game::visit_priority_actions`]
