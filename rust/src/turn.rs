@@ -315,6 +315,12 @@ impl Game {
                 // there, find all they would look at as it was then, but for mana pools
                 // emptied, and pass again too.
                 if unseen && self.turn == turn && self.frames.is_empty() {
+                    // Most often all of them, from the beginning of combat to the end step: at
+                    // once, when nothing listens to a step's beginning and no delayed trigger
+                    // waits for the end step's.
+                    if passes_again && next == Some(Step::BeginCombat) && self.step_beginning_unheard(Step::End) {
+                        (self.step, next) = (Step::End, None);
+                    }
                     while let Some(s) = next.filter(|&s| (!s.is_main() || (s == Step::PostcombatMain && passes_again)) && self.step_beginning_unheard(s)) {
                         self.step = s;
                         next = s.next().filter(|s| s.begins_quietly());
