@@ -131,6 +131,11 @@ pub struct CardDef {
     /// (derived): with no X to announce and no kicker granted, its cast goes straight to the
     /// total cost (CR 601.2b–c, 601.2f).
     pub(crate) no_announcements: bool,
+    /// Cast from hand for its mana cost, it announces nothing (see `no_announcements`, and no
+    /// {X}), and its plain cost is counted by type (`plain_needs`, derived): with no cost
+    /// changed and automatic payment, its cast is only the payment and the move to the stack
+    /// (`Game::cast_plainly`).
+    pub(crate) plain_cast: bool,
     /// An instruction of the card looks back at the cards it milled (derived): without one,
     /// its milling lists none.
     pub(crate) reads_milled: bool,
@@ -476,6 +481,7 @@ impl CardDef {
         let mut def = CardDef {
             plain_cost: None,
             plain_needs: None,
+            plain_cast: false,
             no_announcements: rules.modes.is_empty() && rules.kicker.is_empty() && rules.targets.is_empty() && rules.additional_discard.is_none(),
             reads_milled: reads_milled(&rules),
             entry: Entry::of(types, supertypes, r.loyalty.as_deref(), &rules),
@@ -502,6 +508,7 @@ impl CardDef {
         };
         def.plain_cost = crate::casting::plain_total_cost(&def);
         def.plain_needs = def.plain_cost.as_ref().and_then(|symbols| crate::payment::simple_needs(symbols, 0));
+        def.plain_cast = def.no_announcements && def.plain_needs.is_some() && !def.is(CardType::Land) && !def.mana_cost.symbols().contains(&crate::mana::ManaSymbol::X);
         Ok(def)
     }
 

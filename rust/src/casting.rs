@@ -872,8 +872,6 @@ impl CastProc {
 
     /// The card moves to the stack with its choices, and the discard cost is paid.
     fn commit(&mut self, g: &mut Game) {
-        let slot = self.card.slot();
-        let spell = g.move_slot_inline(slot, ZoneKind::Stack, Position::Top);
         let mut cast = CastInfo { x: self.x, flashback: self.opts.flashback, modes: self.modes, ..CastInfo::default() };
         for (i, &n) in self.kicks.iter().enumerate() {
             if i < self.printed_kickers.min(2) {
@@ -882,18 +880,7 @@ impl CastProc {
                 cast.granted_kicks += n as u16;
             }
         }
-        g.set_controller(slot, self.caster);
-        g.objects[slot as usize].cast = cast;
-        g.stack_items.push(StackItem {
-            slot,
-            controller: self.caster,
-            targets: std::mem::take(&mut self.targets),
-            ability: None,
-            delayed: None,
-            sacrificed_power: 0,
-            triggering: None,
-            triggering_controller: None,
-        });
+        let spell = g.put_spell_on_stack(self.card.slot(), self.caster, cast, std::mem::take(&mut self.targets));
         self.spell = Some(spell);
         if let Some(d) = self.discard.card {
             g.discard_one(self.caster, d.slot(), Some(self.caster), false, self.discard.hidden, false);
@@ -911,20 +898,61 @@ impl CastProc {
 
     /// CR 601.2i: the spell becomes cast; its caster gets priority.
     fn finish(&self, g: &mut Game) -> Advance {
-        let spell = self.spell.expect("committed");
-        let cast = g.objects[spell.slot() as usize].cast;
-        let p = self.caster;
-        let st = &mut g.players[p as usize].stats;
+        g.spell_became_cast(self.caster, self.spell.expect("committed"));
+        Ok(None)
+    }
+}
+
+impl Game {
+    /// A priority action's cast of `card` whose card announces nothing (see
+    /// `CardDef::plain_cast`), from its owner's hand, with no cost changed and automatic
+    /// payment: what [`CastProc`] does for it — the same checks (CR 601.2a, 307.1), the plain
+    /// cost paid in place as its `Pay` stage pays it (601.2f–h), the same move to the stack
+    /// and the spell becoming cast (601.2i) — without setting a cast up. False, with nothing
+    /// changed, for any other cast, or one whose payment counting can't decide or can't pay:
+    /// the caller casts it by the general path.
+    #[inline(always)]
+    pub(crate) fn cast_plainly(&mut self, card: ObjId) -> bool {
+        let Some(caster) = self.priority else { return false };
+        let Ok(slot) = self.slot_of(card) else { return false };
+        let o = self.objects[slot as usize];
+        let def = &self.defs[o.def as usize];
+        let fast = def.is(CardType::Instant) || def.rules.flash;
+        let sorcery_timing = self.step.is_main() && self.active == caster && self.stack.is_empty();
+        let plain = def.plain_cast && o.zone.kind == ZoneKind::Hand && o.owner == caster && self.def_flags & crate::object::Object::COST_STATIC == 0;
+        let Some((need, generic)) = def.plain_needs.filter(|_| plain && (fast || sorcery_timing) && self.seats[caster as usize].auto_pay) else { return false };
+        if self.pay_counted_in_place(caster, &need, generic) != Some(true) {
+            return false;
+        }
+        let spell = self.put_spell_on_stack(slot, caster, CastInfo::default(), Vec::new());
+        self.spell_became_cast(caster, spell);
+        true
+    }
+
+    /// The card in `slot` moves to the stack as `caster`'s spell, cast with `cast` and
+    /// targeting `targets` (CR 601.2a, 601.2c).
+    fn put_spell_on_stack(&mut self, slot: u32, caster: u8, cast: CastInfo, targets: Vec<Vec<TargetRef>>) -> ObjId {
+        let spell = self.move_slot_inline(slot, ZoneKind::Stack, Position::Top);
+        self.set_controller(slot, caster);
+        self.objects[slot as usize].cast = cast;
+        self.stack_items.push(StackItem { slot, controller: caster, targets, ability: None, delayed: None, sacrificed_power: 0, triggering: None, triggering_controller: None });
+        spell
+    }
+
+    /// CR 601.2i: `spell`, on the stack with its cost paid, becomes cast; its caster gets
+    /// priority.
+    fn spell_became_cast(&mut self, p: u8, spell: ObjId) {
+        let cast = self.objects[spell.slot() as usize].cast;
+        let st = &mut self.players[p as usize].stats;
         st.spells += 1;
         st.kicks += cast.total_kicks();
-        // The targets went onto the stack with the spell (`commit`).
-        let items = &g.stack_items;
+        // The targets went onto the stack with the spell (`put_spell_on_stack`).
+        let items = &self.stack_items;
         let targets = || items.iter().rev().find(|it| it.slot == spell.slot()).map_or_else(Vec::new, |it| it.targets.iter().flatten().copied().collect());
-        g.log.push_with(|| Event::SpellCast { player: p, spell, kicks: cast.kicks, granted_kicks: cast.granted_kicks, x: cast.x, targets: targets() });
-        g.fire_spell_cast(p, spell); // CR 601.2i: "when you cast" triggers see it now
-        g.priority_to(p);
-        g.output.push(spell);
-        Ok(None)
+        self.log.push_with(|| Event::SpellCast { player: p, spell, kicks: cast.kicks, granted_kicks: cast.granted_kicks, x: cast.x, targets: targets() });
+        self.fire_spell_cast(p, spell); // CR 601.2i: "when you cast" triggers see it now
+        self.priority_to(p);
+        self.output.push(spell);
     }
 }
 
@@ -1063,6 +1091,68 @@ mod tests {
             assert_eq!(def.plain_needs, total.as_ref().and_then(|s| crate::payment::simple_needs(s, 0)), "{name}");
             assert_eq!(def.plain_cost, total, "{name}");
         }
+    }
+
+    #[test]
+    fn a_plain_cast_leaves_the_game_as_the_general_cast() {
+        // CR 601.2: a cast taken at once by `cast_plainly` leaves the game as the general cast
+        // (`cast_proc`, then its stages) leaves it — the same payment, the same spell on the
+        // stack, the same events and output — for every built-in card, from either player's
+        // hand or a graveyard, in a main phase or not, its caster active or not, auto-pay on
+        // or off, a cost-changing permanent there or not, over any lands and pool; and where
+        // it declines, nothing has changed.
+        let db = CardDb::builtin();
+        let names: Vec<&str> = db.iter().filter(|d| !d.token).map(|d| &*d.name).collect();
+        // Half the rounds cast a card that announces nothing.
+        let plain_names: Vec<&str> = db.iter().filter(|d| !d.token && d.plain_cast).map(|d| &*d.name).collect();
+        let lands = ["Island", "Swamp", "Forest", "Plains", "Mountain", "Wastes", "Canyon Slough", "Everflowing Chalice"];
+        let mut rng = crate::rng::Rng::new(0x5eed);
+        let (mut plain, mut general) = (0, 0);
+        for round in 0..4000 {
+            let mut g = Game::new(2, round).unwrap();
+            let field: Vec<&str> = (0..rng.below(16)).map(|_| lands[rng.below(if round % 8 == 2 { 8 } else { 6 }) as usize]).collect();
+            for id in g.add_cards(0, ZoneKind::Battlefield, &field, Position::Top, db).unwrap() {
+                if rng.below(3) == 0 {
+                    g.set_tapped(id, true).unwrap();
+                }
+            }
+            if rng.below(10) == 0 {
+                g.add_cards(0, ZoneKind::Battlefield, &["Wicker Picker"], Position::Top, db).unwrap();
+            }
+            for _ in 0..rng.below(3) {
+                g.players[0].pool.add(crate::payment::ManaType::ALL[rng.below(6) as usize], 1);
+            }
+            let pick = if round % 2 == 0 { &plain_names } else { &names };
+            let name = pick[rng.below(pick.len() as u64) as usize];
+            let (owner, zone) = match rng.below(10) {
+                0 => (1, ZoneKind::Hand),
+                1 => (0, ZoneKind::Graveyard),
+                _ => (0, ZoneKind::Hand),
+            };
+            let card = g.add_cards(owner, zone, &[name], Position::Top, db).unwrap()[0];
+            if rng.below(8) == 0 {
+                g.step = crate::turn::Step::Upkeep;
+            }
+            if rng.below(8) == 0 {
+                g.active = 1;
+            }
+            if rng.below(10) == 0 {
+                g.set_auto_pay(0, false).unwrap();
+            }
+            let before = g.save_json();
+            let mut fast = g.clone();
+            if fast.cast_plainly(card) {
+                plain += 1;
+                let outcome = g.cast_proc(card, CastOptions::default()).and_then(|mut cast| cast.advance(&mut g));
+                assert!(matches!(outcome, Ok(None)), "{name}: {outcome:?}");
+            } else {
+                general += 1;
+                assert_eq!(fast.save_json(), before, "{name}");
+            }
+            assert_eq!(fast.save_json(), g.save_json(), "{name} {field:?}");
+            assert!(fast.indexed == g.indexed && fast.output == g.output && fast.log == g.log && fast.priority == g.priority, "{name} {field:?}");
+        }
+        assert!(plain > 500 && general > 500, "{plain} cast plainly, {general} not");
     }
 
     #[test]

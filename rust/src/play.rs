@@ -209,6 +209,11 @@ impl PriorityProc {
     /// only then or if it fails (to take the choice back, CR 733.2): a cast done at once leaves
     /// it nothing to do but be popped.
     fn cast_over(g: &mut Game, card: crate::object::ObjId, frame: impl FnOnce(&mut Game) -> Box<PriorityProc>) -> Step {
+        // Most casts announce nothing and are paid in place: done at once, no cast set up.
+        if g.cast_plainly(card) {
+            g.actions_taken += 1;
+            return Step::Done;
+        }
         let flashback = g.slot_of(card).is_ok_and(|slot| g.casts_with_flashback(slot));
         // Worked on where `cast_proc` put it (a cast is large to move), and freed by hand there
         // once done (`CastProc::release`).
