@@ -511,6 +511,9 @@ impl Game {
             if let PriorityAction::Cast { card } = action {
                 // As its frame would cast it, the frame made only if the cast needs it.
                 let step = PriorityProc::cast_over(g, card, |g| g.spare_priority.boxed(PriorityProc::new()));
+                if matches!(step, Step::Done) {
+                    return g.run_unless_idle();
+                }
                 return g.run_after(step);
             }
             if let PriorityAction::PlayLand { card } = action {
