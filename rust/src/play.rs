@@ -543,8 +543,14 @@ impl Game {
         self.output.clear();
         let all_passed = self.pass_by(p);
         debug_assert!(all_passed, "the last pass of a round");
-        self.frames.push(Frame::Resolve(crate::stack::ResolveProc::new()));
-        self.run()
+        // Its frame, stepped here rather than pushed for the run loop to pop at once (as
+        // `Frame::take_over` would, but for this one kind).
+        if self.outcome.is_some() {
+            self.frames.push(Frame::Resolve(crate::stack::ResolveProc::new()));
+            return self.run(); // the run loop drops it with the rest (CR 104.1)
+        }
+        let step = crate::stack::ResolveProc::new().step(self);
+        self.run_after(step)
     }
 
     /// Carries out a chosen priority action other than a cast; returns the work it starts.
