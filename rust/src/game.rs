@@ -1819,7 +1819,7 @@ impl Game {
         match z.kind {
             ZoneKind::Battlefield => {
                 let o = &self.objects[slot as usize];
-                self.sba_quiet &= o.flags & Object::SBA_WATCHED == 0;
+                self.sba_quiet &= !Object::sba_watched(o.flags);
                 self.indexed.push(slot, o, &self.defs);
                 self.battlefield.push(slot);
             }
@@ -1847,7 +1847,7 @@ impl Game {
                 match z.kind {
                     ZoneKind::Battlefield => {
                         let o = &self.objects[slot as usize];
-                        self.sba_quiet &= o.flags & Object::SBA_WATCHED == 0;
+                        self.sba_quiet &= !Object::sba_watched(o.flags);
                         self.indexed.push_front(slot, o, &self.defs);
                     }
                     ZoneKind::Hand => self.count_in_hand(z.player, slot, true),
@@ -1882,7 +1882,7 @@ impl Game {
         }
         match z.kind {
             ZoneKind::Battlefield => {
-                self.sba_quiet &= self.objects[slot as usize].flags & Object::SBA_WATCHED == 0;
+                self.sba_quiet &= !Object::sba_watched(self.objects[slot as usize].flags);
                 self.indexed.remove(slot, &self.objects, &self.defs);
             }
             ZoneKind::Hand => self.count_in_hand(z.player, slot, false),
@@ -2743,6 +2743,40 @@ mod state_based_action_tests {
         let mut g = Game::new(3, 1).unwrap();
         applies_after(&mut g, |g| g.lose(2, crate::LossReason::Conceded));
         assert!(g.players[2].left);
+    }
+
+    // A sturdy creature with no static ability (Grizzly Bears, Ornithopter) entering (first or
+    // last) or leaving can't make a state-based action apply: it comes with no damage or
+    // counters, survives the checks (CR 704.5f-g) and changes no other's toughness, so a
+    // quiet check stays quiet, and a check finds nothing. A fragile one (the War-Leech, Jace)
+    // or one with a static ability (the Warcaller) entering ends it (and leaving: see above).
+    // Mutations caught: sturdy creatures
+    // watched again (the quiet kept), any creature taken as sturdy (the Leech, Jace), the
+    // static ability not weighed (the Warcaller).
+    #[test]
+    fn a_sturdy_creature_without_static_abilities_coming_or_going_keeps_a_quiet_check() {
+        let db = CardDb::builtin();
+        let mut g = Game::new(2, 1).unwrap();
+        g.add_cards(0, ZoneKind::Library, &["Island"; 5], Position::Top, db).unwrap();
+        let names = ["Grizzly Bears", "Ornithopter", "Monstrous War-Leech", "Jace, Wielder of Mysteries", "Joraga Warcaller"];
+        let cards = g.add_cards(0, ZoneKind::Hand, &names, Position::Top, db).unwrap();
+        let quiet = |g: &mut Game| {
+            while g.check_state_based_actions() {}
+            assert!(g.sba_quiet);
+        };
+        for (card, pos) in [(cards[0], Position::Top), (cards[1], Position::Bottom)] {
+            quiet(&mut g);
+            g.move_slot(card.slot(), ZoneKind::Battlefield, pos);
+            assert!(g.sba_quiet && !g.clone().perform_state_based_actions());
+        }
+        let bears = g.battlefield[g.battlefield.len() - 1];
+        g.move_slot(bears, ZoneKind::Graveyard, Position::Top);
+        assert!(g.sba_quiet && !g.clone().perform_state_based_actions());
+        for card in &cards[2..] {
+            quiet(&mut g);
+            g.move_slot(card.slot(), ZoneKind::Battlefield, Position::Top);
+            assert!(!g.sba_quiet, "{}", g.def_of_slot(card.slot()).name);
+        }
     }
 
     // Changes that no card of the pool can yet show mattering still end a quiet spell: a card

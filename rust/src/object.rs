@@ -127,6 +127,16 @@ impl Object {
     /// may have a static ability changing others' toughness. (Its counters are watched apart.)
     pub const SBA_WATCHED: u16 = Object::CREATURE_OR_PLANESWALKER | Object::HAS_STATICS;
 
+    /// Whether a permanent with these flags coming or going may make a state-based action
+    /// about permanents apply ([`Object::SBA_WATCHED`]), but for a [`Object::STURDY`] creature
+    /// with no static abilities: it comes with no damage and no counters (any put on it as it
+    /// enters are watched apart), so it survives the checks (CR 704.5f-g), and it changes
+    /// nothing about the others, coming or going.
+    #[inline(always)]
+    pub const fn sba_watched(flags: u16) -> bool {
+        flags & Object::HAS_STATICS != 0 || flags & (Object::CREATURE_OR_PLANESWALKER | Object::STURDY) == Object::CREATURE_OR_PLANESWALKER
+    }
+
     /// The [`Object::flags`] of all these definitions, or-ed together.
     pub fn flags_of_all<'a>(defs: impl IntoIterator<Item = &'a std::sync::Arc<crate::card::CardDef>>) -> u16 {
         defs.into_iter().fold(0, |f, d| f | Object::flags_of(d))
