@@ -550,7 +550,7 @@ impl Game {
             return self.run(); // the run loop drops it with the rest (CR 104.1)
         }
         let step = crate::stack::ResolveProc::new().step(self);
-        self.run_after(step)
+        self.run_after_unless_idle(step)
     }
 
     /// Carries out a chosen priority action other than a cast; returns the work it starts.

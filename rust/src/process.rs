@@ -294,6 +294,16 @@ impl Game {
         self.run()
     }
 
+    /// [`Game::run_after`], without running the loop when it would find nothing to do (see
+    /// [`Game::run_unless_idle`]).
+    #[inline(always)]
+    pub(crate) fn run_after_unless_idle(&mut self, step: Step) -> Result<Progress> {
+        if self.handle_step(step)? {
+            return Ok(Progress::Paused);
+        }
+        self.run_unless_idle()
+    }
+
     /// What the run loop does with the outcome of a frame's step; true if the game stops
     /// with a decision pending.
     #[inline(always)]
