@@ -111,6 +111,7 @@ impl ResolveProc {
         c.waits(false, |_| true)
     }
 
+    #[inline(always)]
     pub(crate) fn step(self, g: &mut Game) -> Step {
         if let Some(slot) = self.finishing {
             ResolveProc::finished(g, slot);
