@@ -892,6 +892,11 @@ impl EffectProc {
             Who::You => return if g.players[c as usize].lost.is_none() { smallvec::smallvec![c] } else { Players::new() },
             // What `opponents_of` lists, without its list on the heap.
             Who::EachOpponent => {
+                // Two players (most games): the other, if still in the game, with nothing to order.
+                if let [_, _] = g.players[..] {
+                    let o = 1 - c;
+                    return if g.players[o as usize].lost.is_none() { smallvec::smallvec![o] } else { Players::new() };
+                }
                 let mut v: Players = (0..g.players.len() as u8).filter(|&p| p != c && g.players[p as usize].lost.is_none()).collect();
                 g.apnap(&mut v);
                 return v;
@@ -1011,6 +1016,34 @@ enum Pending {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // "Each opponent" in a two-player game is the other player, found without the general
+    // list's filter and turn-order sort: the same as that list, for either controller, with
+    // the other player in the game or not, and for the active player either way (CR 102.2,
+    // 101.4). Mutations caught: the controller taken for its opponent; the loss not looked at.
+    #[test]
+    fn each_opponent_of_two_players_is_the_general_lists_answer() {
+        for active in 0..2u8 {
+            for c in 0..2u8 {
+                for lost in [false, true] {
+                    let mut g = Game::new(2, 1).unwrap();
+                    g.active = active;
+                    if lost {
+                        g.players[1 - c as usize].lost = Some(crate::LossReason::Conceded);
+                    }
+                    let p = EffectProc::spell(0, EffectCtx::new(c, 0, ObjId(0), CastInfo::default()));
+                    let mut general: Players = (0..2u8).filter(|&q| q != c && g.players[q as usize].lost.is_none()).collect();
+                    g.apnap(&mut general);
+                    assert_eq!(p.players(&g, &Who::EachOpponent), general, "active {active}, controller {c}, lost {lost}");
+                }
+            }
+        }
+        // Three players: the general list, in turn order from the active player.
+        let mut g = Game::new(3, 1).unwrap();
+        g.active = 2;
+        let p = EffectProc::spell(0, EffectCtx::new(1, 0, ObjId(0), CastInfo::default()));
+        assert_eq!(p.players(&g, &Who::EachOpponent)[..], [2, 0]);
+    }
 
     #[test]
     fn a_proc_is_unallocated_exactly_until_a_list_it_holds_allocates_and_after_its_release() {
