@@ -1504,7 +1504,7 @@ impl Game {
     /// [`Game::check_state_based_actions`] once something may apply: apart, so that the
     /// check that usually finds nothing stays a small function.
     #[inline(never)]
-    fn perform_state_based_actions(&mut self) -> bool {
+    pub(crate) fn perform_state_based_actions(&mut self) -> bool {
         // CR 704.3: repeat until none apply.
         let mut performed = false;
         // Only creatures, planeswalkers and counters are looked at (CR 704.5f-i, 704.5q).
