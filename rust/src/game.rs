@@ -2216,6 +2216,48 @@ impl Game {
         self.fire(crate::trigger::TriggerEvent::Untapped { slot });
     }
 
+    /// The untap step's untapping (CR 502.3): each of `p`'s tapped permanents untaps, in
+    /// battlefield order. Untapping only queues what it triggers, so the battlefield stays as
+    /// it is and one pass over it does, stopping once the count of `p`'s tapped permanents
+    /// says none is left. With no permanent waiting for an untap, nothing is queued, and each
+    /// untap is [`Game::tap_slot`]'s with what it would look up each time looked up once.
+    #[inline(always)]
+    pub(crate) fn untap_permanents_of(&mut self, p: u8) {
+        let mut left = self.indexed.tapped[p as usize];
+        if left == 0 {
+            return;
+        }
+        if self.listens(crate::trigger::kind::UNTAPPED) {
+            for k in 0..self.battlefield.len() {
+                let s = self.battlefield[k];
+                let o = &self.objects[s as usize];
+                if o.controller == p && o.tapped {
+                    self.untap_tapped(s);
+                    if self.indexed.tapped[p as usize] == 0 {
+                        return;
+                    }
+                }
+            }
+            return;
+        }
+        let mana = &mut self.indexed.untapped_mana[p as usize];
+        for &s in &self.battlefield {
+            let o = &mut self.objects[s as usize];
+            if o.controller != p || !o.tapped {
+                continue;
+            }
+            o.tapped = false;
+            if o.flags & Object::HAS_MANA != 0 && UntappedMana::plain(o) {
+                mana.count_untapped(o, 1);
+            }
+            left -= 1;
+            if left == 0 {
+                break;
+            }
+        }
+        self.indexed.tapped[p as usize] = left;
+    }
+
     /// The creature hasn't been under its controller's control continuously since their most
     /// recent turn began (CR 302.6). Permanents put onto the battlefield while setting up a
     /// position count as having been there from the start.

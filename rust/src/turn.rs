@@ -596,16 +596,7 @@ impl Game {
         // permanents untap (CR 502.3). What these trigger waits for the upkeep, since nobody
         // gets priority in the untap step (CR 502.4).
         self.fire(crate::trigger::TriggerEvent::StepBegan { step: Step::Untap });
-        // Untapping only queues what it triggers: the battlefield stays as it is, so the scan
-        // for the next permanent to untap reads on from the last, in a loop of reads alone,
-        // and stops once the count of the player's tapped permanents says none is left.
-        let mut k = 0;
-        while self.indexed.tapped[active as usize] > 0 {
-            let Some(i) = self.battlefield[k..].iter().position(|&s| self.objects[s as usize].controller == active && self.objects[s as usize].tapped) else { break };
-            k += i;
-            self.untap_tapped(self.battlefield[k]);
-            k += 1;
-        }
+        self.untap_permanents_of(active);
     }
 }
 
@@ -614,7 +605,7 @@ mod unattended_tests {
     use crate::event::LossReason;
     use crate::game::Setup;
     use crate::play::PlayOn;
-    use crate::{CardDb, Game, Policy, Step};
+    use crate::{CardDb, Game, Policy, Position, Step, ZoneKind};
 
     // Unattended play skips the state-based check after a step begins that changes nothing
     // it looks at; the draw step isn't one. A player who draws from an empty library loses in
@@ -840,6 +831,47 @@ mod unattended_tests {
         let mut file: serde_json::Value = serde_json::from_str(include_str!("../data/cards.json")).unwrap();
         file["cards"].as_array_mut().unwrap().push(card);
         CardDb::from_json(&file.to_string()).unwrap()
+    }
+
+    // CR 502.3: the untap step untaps each of the active player's tapped permanents. Its one
+    // pass (with nothing waiting for an untap, the lookups made once for all) leaves what
+    // untapping each in turn does: the same permanents untapped, the same counts of tapped
+    // permanents and untapped mana of each kind; with Mesmeric Orb waiting, the same triggers
+    // queued in the same order. (Mutations caught: the untapped mana not counted back in; the
+    // pass stopped one untap early; the Orb's listening not asked.)
+    #[test]
+    fn the_untap_step_untaps_as_untapping_each_permanent_in_turn_does() {
+        let db = builtin_and(
+            serde_json::json!({"name": "Elvish Mystic", "mana_cost": "{G}", "type_line": "Creature — Elf Druid", "oracle_text": "{T}: Add {G}.", "power": "1", "toughness": "1", "rules": {"mana": [{"produce": ["G"]}]}}),
+        );
+        let names = ["Island", "Forest", "Canyon Slough", "Everflowing Chalice", "Grizzly Bears", "Elvish Mystic", "Mesmeric Orb"];
+        let mut rng = crate::rng::Rng::new(0x502);
+        let (mut untapped, mut queued) = (0, 0);
+        for round in 0..2000 {
+            let mut g = Game::new(2, 1).unwrap();
+            let kinds = if round % 4 == 3 { names.len() } else { names.len() - 1 }; // the Orb one round in four
+            for _ in 0..rng.below(16) {
+                let name = names[rng.below(kinds as u64) as usize];
+                let id = g.add_cards(rng.below(2) as usize, ZoneKind::Battlefield, &[name], Position::Top, &db).unwrap()[0];
+                if rng.below(2) == 0 {
+                    g.set_tapped(id, true).unwrap();
+                }
+            }
+            let p = rng.below(2) as u8;
+            let mut each = g.clone();
+            for k in 0..each.battlefield.len() {
+                let s = each.battlefield[k];
+                if each.objects[s as usize].controller == p && each.objects[s as usize].tapped {
+                    each.untap_tapped(s);
+                    untapped += 1;
+                }
+            }
+            g.untap_permanents_of(p);
+            queued += each.pending_triggers.len();
+            assert_eq!(g.save_json(), each.save_json(), "round {round}");
+            assert!(g.indexed == each.indexed && g.battlefield_index_is_current(), "round {round}");
+        }
+        assert!(untapped > 3000 && queued > 300, "{untapped} {queued}");
     }
 
     // A land played unattended is followed by the state-based check before anyone next has
