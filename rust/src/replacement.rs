@@ -193,9 +193,11 @@ impl Game {
         self.statics().any(|(s, st)| matches!(st, StaticAbility::CastFromGraveyard { filter } if self.objects[s as usize].controller == p && filter.matches(def)))
     }
 
-    /// A player's maximum hand size (CR 402.2): seven, or none.
+    /// A player's maximum hand size (CR 402.2): seven, or none. Looked for only while a
+    /// permanent has "no maximum hand size": asked in every cleanup step.
     pub(crate) fn max_hand_size(&self, p: u8) -> Option<usize> {
-        let none = self.static_sources(p).any(|s| self.def_of_slot(s).rules.statics.iter().any(|st| matches!(st, StaticAbility::NoMaximumHandSize)));
+        let none = self.indexed.static_kinds & static_kind::NO_MAXIMUM_HAND_SIZE != 0
+            && self.static_sources(p).any(|s| self.def_of_slot(s).rules.statics.iter().any(|st| matches!(st, StaticAbility::NoMaximumHandSize)));
         (!none).then_some(7)
     }
 }
@@ -247,6 +249,10 @@ mod tests {
                 for p in 0..2u8 {
                     let draw_wins = g.statics().any(|(s, st)| *st == StaticAbility::DrawFromEmptyWins && g.objects[s as usize].controller == p);
                     assert_eq!(g.draw_from_empty_wins(p), draw_wins, "mask {mask}");
+                    // Not a replacement, but looked for the same way (CR 402.2). (Mutation
+                    // caught: the maximum hand size's lookup asked of another kind.)
+                    let no_maximum = g.statics().any(|(s, st)| *st == StaticAbility::NoMaximumHandSize && g.objects[s as usize].controller == p);
+                    assert_eq!(g.max_hand_size(p), (!no_maximum).then_some(7), "mask {mask}");
                     for cost in [false, true] {
                         let to_library =
                             g.statics().any(|(s, st)| matches!(st, StaticAbility::DiscardToLibraryTop { costs } if !cost || *costs) && g.objects[s as usize].controller == p);
