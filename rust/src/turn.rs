@@ -212,7 +212,12 @@ impl AdvanceProc {
                         return;
                     }
                     g.start_turn();
-                    continue;
+                    // The untap step ends with the mana pools emptied as the cleanup step began:
+                    // nothing since has made mana (nobody got priority). The upkeep begins.
+                    #[cfg(test)]
+                    assert!(g.players.iter().all(|p| p.pool == crate::payment::ManaPool::EMPTY), "mana made in an untap step");
+                    g.begin_quiet_step(Step::Upkeep);
+                    return;
                 }
                 _ => {}
             }
@@ -831,6 +836,30 @@ mod unattended_tests {
         let mut file: serde_json::Value = serde_json::from_str(include_str!("../data/cards.json")).unwrap();
         file["cards"].as_array_mut().unwrap().push(card);
         CardDb::from_json(&file.to_string()).unwrap()
+    }
+
+    // CR 514.3a, 502, 503: a cleanup step in which nobody gets priority ends the turn; the
+    // next begins with its untap step, then its upkeep, whose beginning is logged and triggers
+    // "at the beginning of your upkeep" (CR 603.2), to go on the stack before the first
+    // priority. (Mutation caught: the upkeep begun without its event and triggers.)
+    #[test]
+    fn the_upkeep_after_a_cleanup_step_begins_with_its_triggers() {
+        let db = builtin_and(serde_json::json!({
+            "name": "Upkeep Courier",
+            "mana_cost": "{1}",
+            "type_line": "Artifact",
+            "oracle_text": "At the beginning of your upkeep, draw a card.",
+            "rules": {"triggers": [{"when": {"beginning_of": {"step": "upkeep", "yours": true}}, "effects": [{"draw": {"count": 1}}]}]},
+        }));
+        let decks = vec![vec!["Island".to_string(); 40], vec!["Island".to_string(); 40]];
+        let mut g = Game::from_decks(&decks, 1, &Setup::default(), &db).unwrap();
+        g.add_cards(0, ZoneKind::Battlefield, &["Upkeep Courier"], Position::Top, &db).unwrap();
+        for turn in 2..=3 {
+            g.next_turn().unwrap();
+            assert_eq!((g.turn, g.step), (turn, Step::Upkeep));
+            assert!(g.events().iter().any(|e| matches!(e, crate::Event::StepBegan { turn: t, step: Step::Upkeep, .. } if *t == turn)));
+            assert_eq!(g.stack.len(), usize::from(turn == 3), "turn {turn}");
+        }
     }
 
     // CR 502.3: the untap step untaps each of the active player's tapped permanents. Its one
