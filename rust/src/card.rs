@@ -136,6 +136,11 @@ pub struct CardDef {
     /// changed and automatic payment, its cast is only the payment and the move to the stack
     /// (`Game::cast_plainly`).
     pub(crate) plain_cast: bool,
+    /// Its only announcement is kicker (no mode, target, discard or {X}; no kicker with {X}
+    /// or a sticker), and its plain cost is counted by type (derived): a cast from hand that
+    /// can afford no kick announces none (CR 601.2b), so it is a plain cast
+    /// (`Game::cast_plainly`).
+    pub(crate) plain_unless_kicked: bool,
     /// An instruction of the card looks back at the cards it milled (derived): without one,
     /// its milling lists none.
     pub(crate) reads_milled: bool,
@@ -482,6 +487,7 @@ impl CardDef {
             plain_cost: None,
             plain_needs: None,
             plain_cast: false,
+            plain_unless_kicked: false,
             no_announcements: rules.modes.is_empty() && rules.kicker.is_empty() && rules.targets.is_empty() && rules.additional_discard.is_none(),
             reads_milled: reads_milled(&rules),
             entry: Entry::of(types, supertypes, r.loyalty.as_deref(), &rules),
@@ -509,6 +515,10 @@ impl CardDef {
         def.plain_cost = crate::casting::plain_total_cost(&def);
         def.plain_needs = def.plain_cost.as_ref().and_then(|symbols| crate::payment::simple_needs(symbols, 0));
         def.plain_cast = def.no_announcements && def.plain_needs.is_some() && !def.is(CardType::Land) && !def.mana_cost.symbols().contains(&crate::mana::ManaSymbol::X);
+        let announces_only_kicks = !def.rules.kicker.is_empty() && def.rules.modes.is_empty() && def.rules.targets.is_empty() && def.rules.additional_discard.is_none();
+        let plain_kickers = def.rules.kicker.iter().all(|k| !k.sticker && !k.cost.symbols().contains(&crate::mana::ManaSymbol::X));
+        def.plain_unless_kicked =
+            announces_only_kicks && plain_kickers && def.plain_needs.is_some() && !def.is(CardType::Land) && !def.mana_cost.symbols().contains(&crate::mana::ManaSymbol::X);
         Ok(def)
     }
 

@@ -905,7 +905,8 @@ impl CastProc {
 
 impl Game {
     /// A priority action's cast of `card` whose card announces nothing (see
-    /// `CardDef::plain_cast`), from its owner's hand, with no cost changed and automatic
+    /// `CardDef::plain_cast`) or no kick it can't afford (`CardDef::plain_unless_kicked`,
+    /// `affords_no_kick`), from its owner's hand, with no cost changed and automatic
     /// payment: what [`CastProc`] does for it — the same checks (CR 601.2a, 307.1), the plain
     /// cost paid in place as its `Pay` stage pays it (601.2f–h), the same move to the stack
     /// and the spell becoming cast (601.2i) — without setting a cast up. False, with nothing
@@ -919,14 +920,28 @@ impl Game {
         let def = &self.defs[o.def as usize];
         let fast = def.is(CardType::Instant) || def.rules.flash;
         let sorcery_timing = self.step.is_main() && self.active == caster && self.stack.is_empty();
-        let plain = def.plain_cast && o.zone.kind == ZoneKind::Hand && o.owner == caster && self.def_flags & crate::object::Object::COST_STATIC == 0;
+        let plain = (def.plain_cast || def.plain_unless_kicked) && o.zone.kind == ZoneKind::Hand && o.owner == caster && self.def_flags & crate::object::Object::COST_STATIC == 0;
         let Some((need, generic)) = def.plain_needs.filter(|_| plain && (fast || sorcery_timing) && self.seats[caster as usize].auto_pay) else { return false };
+        if def.plain_unless_kicked && !self.affords_no_kick(caster, def, &need, generic) {
+            return false;
+        }
         if self.pay_counted_in_place(caster, &need, generic) != Some(true) {
             return false;
         }
         let spell = self.put_spell_on_stack(slot, caster, CastInfo::default(), Vec::new());
         self.spell_became_cast(caster, spell);
         true
+    }
+
+    /// Whether counting `caster`'s mana decides that no kicker of `def` can be paid once along
+    /// with its plain cost (`need`, `generic`): what the `Kicker` stage finds by counting,
+    /// for each kicker in turn with none announced before it, when it offers no kick.
+    fn affords_no_kick(&self, caster: u8, def: &CardDef, need: &[u64; 6], generic: u64) -> bool {
+        let Some(have) = self.count_supply(caster, None).1 else { return false };
+        def.rules.kicker.iter().all(|k| {
+            crate::payment::simple_needs(k.cost.symbols(), 0)
+                .is_some_and(|(kick, kick_generic)| !crate::payment::fits(&std::array::from_fn(|t| need[t] + kick[t]), generic + kick_generic, &have))
+        })
     }
 
     /// The card in `slot` moves to the stack as `caster`'s spell, cast with `cast` and
@@ -1100,14 +1115,15 @@ mod tests {
         // stack, the same events and output — for every built-in card, from either player's
         // hand or a graveyard, in a main phase or not, its caster active or not, auto-pay on
         // or off, a cost-changing permanent there or not, over any lands and pool; and where
-        // it declines, nothing has changed.
+        // it declines, nothing has changed. A card whose only announcement is kicker is cast
+        // plainly only where no kick is offered (CR 601.2b).
         let db = CardDb::builtin();
         let names: Vec<&str> = db.iter().filter(|d| !d.token).map(|d| &*d.name).collect();
         // Half the rounds cast a card that announces nothing.
-        let plain_names: Vec<&str> = db.iter().filter(|d| !d.token && d.plain_cast).map(|d| &*d.name).collect();
+        let plain_names: Vec<&str> = db.iter().filter(|d| !d.token && (d.plain_cast || d.plain_unless_kicked)).map(|d| &*d.name).collect();
         let lands = ["Island", "Swamp", "Forest", "Plains", "Mountain", "Wastes", "Canyon Slough", "Everflowing Chalice"];
         let mut rng = crate::rng::Rng::new(0x5eed);
-        let (mut plain, mut general) = (0, 0);
+        let (mut plain, mut general, mut unkicked) = (0, 0, 0);
         for round in 0..4000 {
             let mut g = Game::new(2, round).unwrap();
             let field: Vec<&str> = (0..rng.below(16)).map(|_| lands[rng.below(if round % 8 == 2 { 8 } else { 6 }) as usize]).collect();
@@ -1143,6 +1159,7 @@ mod tests {
             let mut fast = g.clone();
             if fast.cast_plainly(card) {
                 plain += 1;
+                unkicked += usize::from(db.get(name).unwrap().plain_unless_kicked);
                 let outcome = g.cast_proc(card, CastOptions::default()).and_then(|mut cast| cast.advance(&mut g));
                 assert!(matches!(outcome, Ok(None)), "{name}: {outcome:?}");
             } else {
@@ -1152,7 +1169,7 @@ mod tests {
             assert_eq!(fast.save_json(), g.save_json(), "{name} {field:?}");
             assert!(fast.indexed == g.indexed && fast.output == g.output && fast.log == g.log && fast.priority == g.priority, "{name} {field:?}");
         }
-        assert!(plain > 500 && general > 500, "{plain} cast plainly, {general} not");
+        assert!(plain > 500 && general > 500 && unkicked > 50, "{plain} cast plainly ({unkicked} with kicker), {general} not");
     }
 
     #[test]
