@@ -100,6 +100,79 @@ fn takes(effect: &Effect, choice: &Choice) -> bool {
     }
 }
 
+/// A list of one instruction that its resolution follows at once, without the interpreter's
+/// proc: "draw N cards" or "mill N cards" (a fixed N), by the controller or, of two players,
+/// their opponent. What [`EffectProc::apply`] does for that list, and nothing else.
+#[derive(Clone, Copy)]
+pub(crate) struct PlainInstruction {
+    mill: bool,
+    opponent: bool,
+    count: u32,
+    /// The card lists what it milled (see `reads_milled`), as the interpreter would ask.
+    keep: bool,
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Set by tests to resolve every list through the interpreter, to compare the two.
+    pub(crate) static INTERPRETED_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+impl PlainInstruction {
+    /// The one plain instruction of `def`'s spell (`ability: None`) or of its `ability`.
+    pub(crate) fn of(def: &crate::card::CardDef, ability: Option<AbilityRef>) -> Option<PlainInstruction> {
+        let root = ability.map_or(Root::Spell, Root::Ability);
+        let [effect] = def_list(def, &root) else { return None };
+        let (mill, who, count) = match effect {
+            Effect::Draw { who, count } => (false, who, count),
+            Effect::Mill { who, count } => (true, who, count),
+            _ => return None,
+        };
+        let opponent = match who {
+            Who::You => false,
+            Who::EachOpponent => true,
+            _ => return None,
+        };
+        let Amount::Fixed(count) = *count else { return None };
+        Some(PlainInstruction { mill, opponent, count, keep: def.reads_milled })
+    }
+
+    /// Follows the instruction for `controller`'s spell or ability in `slot`, as
+    /// [`EffectProc::take_over_resolving`] would follow its list: `Some(None)` when it is done
+    /// and the resolution is to finish now. `None`, having changed nothing, when the
+    /// interpreter is needed: the game is over, it has more than two players, or the milling
+    /// player has mill replacements to order (CR 616.1).
+    #[inline(always)]
+    pub(crate) fn follow(self, g: &mut Game, controller: u8, slot: u32) -> Option<Option<Step>> {
+        #[cfg(test)]
+        if INTERPRETED_ONLY.with(std::cell::Cell::get) {
+            return None;
+        }
+        if g.outcome.is_some() || g.players.len() != 2 {
+            return None;
+        }
+        let p = if self.opponent { 1 - controller } else { controller };
+        let depth = g.frames.len();
+        // A player who left the game is named by neither (CR 800.4a).
+        if g.players[p as usize].lost.is_none() {
+            if self.mill {
+                let n = g.mill_count(p, self.count, &[]).ok()?;
+                g.mill_top(p, n, self.keep);
+            } else {
+                for _ in 0..self.count {
+                    g.draw_one(p);
+                }
+            }
+        }
+        if g.frames.len() == depth && g.outcome.is_none() {
+            return Some(None);
+        }
+        // Beneath what the instruction pushed, as `take_over_resolving` puts it.
+        g.frames.insert(depth, Frame::Resolve(crate::stack::ResolveProc::finishing(slot)));
+        Some(Some(Step::Done))
+    }
+}
+
 /// A position in a card's instruction tree: the root list, then (index of an `If`, branch).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct EffectProc {
@@ -1043,6 +1116,65 @@ mod tests {
         g.active = 2;
         let p = EffectProc::spell(0, EffectCtx::new(1, 0, ObjId(0), CastInfo::default()));
         assert_eq!(p.players(&g, &Who::EachOpponent)[..], [2, 0]);
+    }
+
+    // A resolution whose list is one plain "draw" or "mill" follows it without the
+    // interpreter: whole games, every event in order, are the games the interpreter plays.
+    // The example decks (Ruin Crab's "each opponent mills three", Lórien Revealed's "draw
+    // three", Bruvac's replacement, Jace's draw from an empty library), the creature deck
+    // given a self-mill sorcery and a draw instant of its own. Mutations caught: the
+    // controller milled for "each opponent"; the mill replacement not applied; a draw fewer.
+    #[test]
+    fn a_plain_instruction_resolves_as_the_interpreter_follows_it() {
+        let mut file: serde_json::Value = serde_json::from_str(include_str!("../data/cards.json")).unwrap();
+        let cards = file["cards"].as_array_mut().unwrap();
+        cards.push(serde_json::json!({"name": "Self-Mill Sorcery", "mana_cost": "{G}", "type_line": "Sorcery", "oracle_text": "Mill four cards.", "rules": {"spell": [{"mill": {"count": 4}}]}}));
+        cards.push(serde_json::json!({"name": "Draw-Two Instant", "mana_cost": "{W}", "type_line": "Instant", "oracle_text": "Draw two cards.", "rules": {"spell": [{"draw": {"count": 2}}]}}));
+        let db = crate::CardDb::from_json(&file.to_string()).unwrap();
+        let list = |parts: &[(&str, usize)]| parts.iter().flat_map(|&(n, k)| std::iter::repeat_n(n.to_string(), k)).collect::<Vec<String>>();
+        let mill = list(&[
+            ("Island", 20),
+            ("Swamp", 4),
+            ("Fractured Sanity", 4),
+            ("Glimpse the Unthinkable", 4),
+            ("Maddening Cacophony", 4),
+            ("Lórien Revealed", 4),
+            ("Joint Exploration", 4),
+            ("Monstrous War-Leech", 4),
+            ("Ruin Crab", 4),
+            ("Bruvac the Grandiloquent", 2),
+            ("Jace, Wielder of Mysteries", 2),
+            ("Street Wraith", 4),
+        ]);
+        let creatures = list(&[
+            ("Forest", 12),
+            ("Plains", 12),
+            ("Self-Mill Sorcery", 8),
+            ("Draw-Two Instant", 8),
+            ("Joraga Warcaller", 8),
+            ("Hill Giant", 4),
+            ("Walking Corpse", 4),
+            ("Ornithopter", 4),
+        ]);
+        let (mut drawn, mut milled) = (0, 0);
+        for seed in 0..40 {
+            let games = [false, true].map(|interpreted_only| {
+                INTERPRETED_ONLY.with(|c| c.set(interpreted_only));
+                let decks = [mill.clone(), creatures.clone()];
+                let mut g = Game::from_decks_played_by(&decks, seed, &crate::game::Setup::default(), &db, &[crate::Policy::Goldfish, crate::Policy::Goldfish]).unwrap();
+                g.set_recording(true);
+                while !g.is_over() && g.turn < 60 {
+                    g.play_one().unwrap();
+                }
+                INTERPRETED_ONLY.with(|c| c.set(false));
+                g
+            });
+            assert_eq!(games[0].events(), games[1].events(), "seed {seed}");
+            assert_eq!(games[0].outcome(), games[1].outcome(), "seed {seed}");
+            drawn += games[0].events().iter().filter(|e| matches!(e, Event::Drew { .. })).count();
+            milled += games[0].players.iter().map(|p| p.graveyard.len()).sum::<usize>();
+        }
+        assert!(drawn > 1000 && milled > 1000, "{drawn} {milled}");
     }
 
     #[test]

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::ability::AbilityRef;
 use crate::card::CardType;
-use crate::effect::{EffectCtx, EffectProc};
+use crate::effect::{EffectCtx, EffectProc, PlainInstruction};
 use crate::event::Event;
 use crate::game::Game;
 use crate::object::{CastInfo, ObjId, ObjectKind};
@@ -145,6 +145,12 @@ impl ResolveProc {
                     return Step::Done;
                 }
             }
+            if item.targets.is_empty() && item.delayed.is_none() {
+                if let Some(followed) = PlainInstruction::of(&g.defs[def as usize], Some(ability)).and_then(|i| i.follow(g, controller, slot)) {
+                    return ResolveProc::settle(g, followed, slot);
+                }
+            }
+            let item = &g.stack_items[g.stack_items.len() - 1];
             // An ability that targets nothing (most do) has no targets to check again or copy.
             let (targets, legal) = if item.targets.is_empty() {
                 (Vec::new(), Vec::new())
@@ -198,6 +204,12 @@ impl ResolveProc {
             }
             return Step::Done;
         }
+        if untargeted && mode_count == 0 {
+            if let Some(followed) = PlainInstruction::of(def, None).and_then(|i| i.follow(g, controller, slot)) {
+                return ResolveProc::settle(g, followed, slot);
+            }
+        }
+        let (def, item) = (&g.defs[def_index as usize], &g.stack_items[g.stack_items.len() - 1]);
         let legal = if untargeted {
             Vec::new()
         } else {
@@ -225,7 +237,15 @@ impl ResolveProc {
     /// (see [`EffectProc::take_over_resolving`]).
     #[inline(always)]
     fn resolve(g: &mut Game, proc: std::mem::ManuallyDrop<EffectProc>, slot: u32) -> Step {
-        match EffectProc::take_over_resolving(proc, g, slot) {
+        let followed = EffectProc::take_over_resolving(proc, g, slot);
+        ResolveProc::settle(g, followed, slot)
+    }
+
+    /// After the instructions of the spell or ability in `slot` were followed: what they
+    /// handed over to, or else (`None`) it finishes now.
+    #[inline(always)]
+    fn settle(g: &mut Game, followed: Option<Step>, slot: u32) -> Step {
+        match followed {
             Some(step) => step,
             None => {
                 ResolveProc::finished(g, slot);
