@@ -143,18 +143,37 @@ impl AdvanceProc {
         FrameStep::Done
     }
 
+    /// Back from the cleanup discard: finishes the cleanup step, and unless someone gets
+    /// priority in it, goes on to the next turn. Out of line: a hand seldom holds more than
+    /// the maximum.
+    #[cold]
+    #[inline(never)]
+    fn after_discard(mut self, g: &mut Game) {
+        self.discarding = false;
+        if g.finish_cleanup() {
+            return;
+        }
+        g.start_turn();
+        self.advance(g);
+    }
+
+    /// Pushes the cleanup discard of `count` cards by `active` (CR 514.1) with this frame
+    /// beneath it, to finish the cleanup step once it is done. Out of line: a hand seldom
+    /// holds more than the maximum.
+    #[cold]
+    #[inline(never)]
+    fn discard_down(mut self, g: &mut Game, active: u8, count: u32) {
+        self.discarding = true;
+        g.frames.push(Frame::Advance(self));
+        g.push_discard(active, count, DiscardMode::Choose, false);
+    }
+
     /// Moves the game on to the next step that gives priority, or pushes the cleanup discard
     /// with this frame beneath it to finish once it is done.
-    pub(crate) fn advance(mut self, g: &mut Game) {
+    pub(crate) fn advance(self, g: &mut Game) {
         loop {
             if self.discarding {
-                // Back from the cleanup discard: finish cleanup.
-                self.discarding = false;
-                if g.finish_cleanup() {
-                    return;
-                }
-                g.start_turn();
-                continue;
+                return self.after_discard(g);
             }
             g.empty_mana_pools();
             // Players who got priority in a cleanup step pass into another cleanup step
@@ -184,11 +203,7 @@ impl AdvanceProc {
                     // step of their first turn — it doesn't happen at all. In other multiplayer
                     // games nobody skips it (103.8c).
                     if g.turn == 1 && g.active == g.starting_player && g.players.len() == 2 {
-                        // (An empty log, shared with the game it was copied from, isn't copied to
-                        // take nothing out.)
-                        if !g.log.events.is_empty() {
-                            std::sync::Arc::make_mut(&mut g.log.events).retain(|e| !matches!(e, Event::StepBegan { step: Step::Draw, turn: 1, .. }));
-                        }
+                        g.unlog_first_draw_step();
                         continue;
                     }
                     let active = g.active;
@@ -203,9 +218,7 @@ impl AdvanceProc {
                     g.priority = None;
                     if let Some(max) = max.filter(|&m| hand > m) {
                         // CR 514.1: discard down to the maximum hand size.
-                        self.discarding = true;
-                        g.frames.push(Frame::Advance(self));
-                        g.push_discard(active, (hand - max) as u32, DiscardMode::Choose, false);
+                        self.discard_down(g, active, (hand - max) as u32);
                         return;
                     }
                     if g.finish_cleanup() {
@@ -550,6 +563,17 @@ impl Game {
         }
         self.give_priority(self.active);
         true
+    }
+
+    /// The first turn's skipped draw step (CR 103.8a) leaves no trace in the log. Out of
+    /// line: once a game. (An empty log, shared with the game it was copied from, isn't
+    /// copied to take nothing out.)
+    #[cold]
+    #[inline(never)]
+    fn unlog_first_draw_step(&mut self) {
+        if !self.log.events.is_empty() {
+            std::sync::Arc::make_mut(&mut self.log.events).retain(|e| !matches!(e, Event::StepBegan { step: Step::Draw, turn: 1, .. }));
+        }
     }
 
     /// Mana empties at the end of each step and phase (CR 500.5). Several times a turn, so the
