@@ -1179,13 +1179,10 @@ mod tests {
         // would — the same decision, the same game, the same cast left — for every built-in
         // card and an X spell and an X flashback, from hand and graveyard, with and without a
         // granted kicker, with no kicks given or none.
-        let mut file: serde_json::Value = serde_json::from_str(include_str!("../data/cards.json")).unwrap();
-        let extra = [
+        let db = crate::test_support::builtin_and([
             serde_json::json!({"name": "X Draw", "mana_cost": "{X}{U}", "type_line": "Sorcery", "oracle_text": "Draw X cards.", "rules": {"spell": [{"draw": {"count": 1}}]}}),
             serde_json::json!({"name": "X Flashback", "mana_cost": "{U}", "type_line": "Sorcery", "oracle_text": "Draw a card.\nFlashback {X}{U}", "rules": {"spell": [{"draw": {"count": 1}}]}}),
-        ];
-        file["cards"].as_array_mut().unwrap().extend(extra);
-        let db = CardDb::from_json(&file.to_string()).unwrap();
+        ]);
         assert!(db.get("X Flashback").unwrap().rules.flashback.as_ref().is_some_and(|c| c.symbols().contains(&ManaSymbol::X)));
         let lands: Vec<&str> = ["Plains", "Island", "Swamp", "Mountain", "Forest", "Wastes"].repeat(4);
         let (mut skipped, mut walked) = (0, 0);

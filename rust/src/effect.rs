@@ -1126,36 +1126,15 @@ mod tests {
     // controller milled for "each opponent"; the mill replacement not applied; a draw fewer.
     #[test]
     fn a_plain_instruction_resolves_as_the_interpreter_follows_it() {
-        let mut file: serde_json::Value = serde_json::from_str(include_str!("../data/cards.json")).unwrap();
-        let cards = file["cards"].as_array_mut().unwrap();
-        cards.push(serde_json::json!({"name": "Self-Mill Sorcery", "mana_cost": "{G}", "type_line": "Sorcery", "oracle_text": "Mill four cards.", "rules": {"spell": [{"mill": {"count": 4}}]}}));
-        cards.push(serde_json::json!({"name": "Draw-Two Instant", "mana_cost": "{W}", "type_line": "Instant", "oracle_text": "Draw two cards.", "rules": {"spell": [{"draw": {"count": 2}}]}}));
-        let db = crate::CardDb::from_json(&file.to_string()).unwrap();
-        let list = |parts: &[(&str, usize)]| parts.iter().flat_map(|&(n, k)| std::iter::repeat_n(n.to_string(), k)).collect::<Vec<String>>();
-        let mill = list(&[
-            ("Island", 20),
-            ("Swamp", 4),
-            ("Fractured Sanity", 4),
-            ("Glimpse the Unthinkable", 4),
-            ("Maddening Cacophony", 4),
-            ("Lórien Revealed", 4),
-            ("Joint Exploration", 4),
-            ("Monstrous War-Leech", 4),
-            ("Ruin Crab", 4),
-            ("Bruvac the Grandiloquent", 2),
-            ("Jace, Wielder of Mysteries", 2),
-            ("Street Wraith", 4),
+        let db = crate::test_support::builtin_and([
+            serde_json::json!({"name": "Self-Mill Sorcery", "mana_cost": "{G}", "type_line": "Sorcery", "oracle_text": "Mill four cards.", "rules": {"spell": [{"mill": {"count": 4}}]}}),
+            serde_json::json!({"name": "Draw-Two Instant", "mana_cost": "{W}", "type_line": "Instant", "oracle_text": "Draw two cards.", "rules": {"spell": [{"draw": {"count": 2}}]}}),
         ]);
-        let creatures = list(&[
-            ("Forest", 12),
-            ("Plains", 12),
-            ("Self-Mill Sorcery", 8),
-            ("Draw-Two Instant", 8),
-            ("Joraga Warcaller", 8),
-            ("Hill Giant", 4),
-            ("Walking Corpse", 4),
-            ("Ornithopter", 4),
-        ]);
+        // The creature deck's Grizzly Bears and Savannah Lions (8 each) give way to them.
+        let [mill, mut creatures] = crate::test_support::example_decks().try_into().unwrap();
+        let own = ["Self-Mill Sorcery", "Draw-Two Instant"].into_iter().flat_map(|n| std::iter::repeat_n(n.to_string(), 8));
+        let replaced: Vec<String> = creatures.splice(24..40, own).collect();
+        assert!(replaced.iter().all(|n| n == "Grizzly Bears" || n == "Savannah Lions"));
         let (mut drawn, mut milled) = (0, 0);
         for seed in 0..40 {
             let games = [false, true].map(|interpreted_only| {

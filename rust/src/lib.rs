@@ -78,6 +78,8 @@ pub mod sim;
 pub mod snapshot;
 pub mod stack;
 pub mod target;
+#[cfg(test)]
+mod test_support;
 pub mod trigger;
 pub mod turn;
 pub mod zone;

@@ -273,7 +273,6 @@ impl crate::game::Game {
 
 #[cfg(test)]
 mod tests {
-    use crate::card::CardDb;
     use crate::game::Game;
     use crate::play::PriorityAction;
     use crate::zone::{Position, ZoneKind};
@@ -284,13 +283,8 @@ mod tests {
         // the first it could (Street Wraith at 2 life isn't: that pays its last life). A loyalty
         // ability it could activate comes first (CR 606.3), even one found after a cycling and
         // even a cycling one: Jace's +1, and a walker's "cycling" -1.
-        let db = CardDb::from_json(&{
-            let mut file: serde_json::Value = serde_json::from_str(include_str!("../data/cards.json")).unwrap();
-            file["cards"].as_array_mut().unwrap().push(serde_json::json!({"name": "Cycling Walker", "mana_cost": "{3}", "type_line": "Planeswalker — Test", "loyalty": "3",
-                    "rules": {"activated": [{"cost": {"loyalty": -1}, "cycling": true, "effects": [{"draw": {"count": 1}}]}]}}));
-            file.to_string()
-        })
-        .unwrap();
+        let db = crate::test_support::builtin_and([serde_json::json!({"name": "Cycling Walker", "mana_cost": "{3}", "type_line": "Planeswalker — Test", "loyalty": "3",
+                "rules": {"activated": [{"cost": {"loyalty": -1}, "cycling": true, "effects": [{"draw": {"count": 1}}]}]}})]);
         for (life, walker) in [(20, None), (2, None), (20, Some("Jace, Wielder of Mysteries")), (20, Some("Cycling Walker"))] {
             let mut g = Game::new(2, 1).unwrap();
             g.add_cards(0, ZoneKind::Library, &["Island"; 5], Position::Top, &db).unwrap();

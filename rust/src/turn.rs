@@ -305,9 +305,10 @@ impl Game {
     /// can't fail, so it runs outside frames (what the advance frame would do, stepped at once).
     /// With `unseen` ([`Game::goldfish_pass_unseen`]), a next step of this turn that begins
     /// quietly, isn't a main phase (or is the postcombat one, with `passes_again`) and triggers
-    /// nothing ends as it began, and the game goes on to the one after. With `on` too, so do the next turn's upkeep and draw step, when the
-    /// simulation would play on from them and nobody has an instant or flash card to look at;
-    /// true with the progress if play went on into a new turn so.
+    /// nothing ends as it began, and the game goes on to the one after. With `on` too, so do
+    /// the next turn's upkeep and draw step, when the simulation would play on from them and
+    /// nobody has an instant or flash card to look at; true with the progress if play went on
+    /// into a new turn so.
     pub(crate) fn end_step(&mut self, unseen: bool, passes_again: bool, mut on: Option<&mut crate::play::PlayOn>) -> Result<(Progress, bool)> {
         if !self.unattended || self.unchecked_setup {
             let progress = self.perform_from(|g| AdvanceProc::new().advance(g))?;
@@ -634,6 +635,7 @@ mod unattended_tests {
     use crate::event::LossReason;
     use crate::game::Setup;
     use crate::play::PlayOn;
+    use crate::test_support::{builtin_and, example_decks};
     use crate::{CardDb, Game, Policy, Position, Step, ZoneKind};
 
     // Unattended play skips the state-based check after a step begins that changes nothing
@@ -674,37 +676,6 @@ mod unattended_tests {
         assert_eq!([0, 1, 2, 3].map(|p| priority_to(&mut g, p)), [2, 2, 2, 3].map(Some));
     }
 
-    /// The example decks' lists (`mtgsim.EXAMPLE_DECKS`).
-    fn example_decks() -> Vec<Vec<String>> {
-        let list = |parts: &[(&str, usize)]| parts.iter().flat_map(|&(n, k)| std::iter::repeat_n(n.to_string(), k)).collect();
-        vec![
-            list(&[
-                ("Island", 20),
-                ("Swamp", 4),
-                ("Fractured Sanity", 4),
-                ("Glimpse the Unthinkable", 4),
-                ("Maddening Cacophony", 4),
-                ("Lórien Revealed", 4),
-                ("Joint Exploration", 4),
-                ("Monstrous War-Leech", 4),
-                ("Ruin Crab", 4),
-                ("Bruvac the Grandiloquent", 2),
-                ("Jace, Wielder of Mysteries", 2),
-                ("Street Wraith", 4),
-            ]),
-            list(&[
-                ("Forest", 12),
-                ("Plains", 12),
-                ("Grizzly Bears", 8),
-                ("Savannah Lions", 8),
-                ("Joraga Warcaller", 8),
-                ("Hill Giant", 4),
-                ("Walking Corpse", 4),
-                ("Ornithopter", 4),
-            ]),
-        ]
-    }
-
     // Unattended, goldfish passes are made without frames, several to a call, through steps
     // where everyone just passes; the games are the ones the frames play, action for action.
     #[test]
@@ -728,13 +699,13 @@ mod unattended_tests {
     // putting its ability on the stack there, to resolve before that step's round ends.
     #[test]
     fn a_simulation_playing_on_across_turns_plays_the_games_the_frames_play() {
-        let db = builtin_and(serde_json::json!({
+        let db = builtin_and([serde_json::json!({
             "name": "Draw-Step Courier",
             "mana_cost": "{1}",
             "type_line": "Artifact",
             "oracle_text": "At the beginning of your draw step, draw a card.",
             "rules": {"triggers": [{"when": {"beginning_of": {"step": "draw", "yours": true}}, "effects": [{"draw": {"count": 1}}]}]},
-        }));
+        })]);
         let mut courier_decks = example_decks();
         courier_decks[0].splice(0..6, std::iter::repeat_n("Draw-Step Courier".to_string(), 6));
         for (decks, seeds) in [(example_decks(), 0..30), (astral_slide_decks(), 0..15), (courier_decks, 0..15)] {
@@ -831,13 +802,13 @@ mod unattended_tests {
     // the postcombat main. The games are still the ones the frames play.
     #[test]
     fn what_happens_between_the_main_phases_is_seen_in_the_second() {
-        let db = builtin_and(serde_json::json!({
+        let db = builtin_and([serde_json::json!({
             "name": "Combat Courier",
             "mana_cost": "{1}",
             "type_line": "Artifact",
             "oracle_text": "At the beginning of each combat, draw a card.",
             "rules": {"triggers": [{"when": {"beginning_of": {"step": "begin_combat", "yours": false}}, "effects": [{"draw": {"count": 1}}]}]},
-        }));
+        })]);
         let mut decks = example_decks();
         decks[0].splice(0..6, std::iter::repeat_n("Combat Courier".to_string(), 6));
         let (mut drawn_in_combat, mut played_in_second_main) = (0, 0);
@@ -855,26 +826,19 @@ mod unattended_tests {
         assert!(drawn_in_combat > 20 && played_in_second_main > 20, "{drawn_in_combat} {played_in_second_main}");
     }
 
-    /// The built-in cards and one more.
-    fn builtin_and(card: serde_json::Value) -> CardDb {
-        let mut file: serde_json::Value = serde_json::from_str(include_str!("../data/cards.json")).unwrap();
-        file["cards"].as_array_mut().unwrap().push(card);
-        CardDb::from_json(&file.to_string()).unwrap()
-    }
-
     // CR 514.3a, 502, 503: a cleanup step in which nobody gets priority ends the turn; the
     // next begins with its untap step, then its upkeep, whose beginning is logged and triggers
     // "at the beginning of your upkeep" (CR 603.2), to go on the stack before the first
     // priority. (Mutation caught: the upkeep begun without its event and triggers.)
     #[test]
     fn the_upkeep_after_a_cleanup_step_begins_with_its_triggers() {
-        let db = builtin_and(serde_json::json!({
+        let db = builtin_and([serde_json::json!({
             "name": "Upkeep Courier",
             "mana_cost": "{1}",
             "type_line": "Artifact",
             "oracle_text": "At the beginning of your upkeep, draw a card.",
             "rules": {"triggers": [{"when": {"beginning_of": {"step": "upkeep", "yours": true}}, "effects": [{"draw": {"count": 1}}]}]},
-        }));
+        })]);
         let decks = vec![vec!["Island".to_string(); 40], vec!["Island".to_string(); 40]];
         let mut g = Game::from_decks(&decks, 1, &Setup::default(), &db).unwrap();
         g.add_cards(0, ZoneKind::Battlefield, &["Upkeep Courier"], Position::Top, &db).unwrap();
@@ -894,9 +858,9 @@ mod unattended_tests {
     // pass stopped one untap early; the Orb's listening not asked.)
     #[test]
     fn the_untap_step_untaps_as_untapping_each_permanent_in_turn_does() {
-        let db = builtin_and(
+        let db = builtin_and([
             serde_json::json!({"name": "Elvish Mystic", "mana_cost": "{G}", "type_line": "Creature — Elf Druid", "oracle_text": "{T}: Add {G}.", "power": "1", "toughness": "1", "rules": {"mana": [{"produce": ["G"]}]}}),
-        );
+        ]);
         let names = ["Island", "Forest", "Canyon Slough", "Everflowing Chalice", "Grizzly Bears", "Elvish Mystic", "Mesmeric Orb"];
         let mut rng = crate::rng::Rng::new(0x502);
         let (mut untapped, mut queued) = (0, 0);
@@ -933,7 +897,8 @@ mod unattended_tests {
     // skipped after the play, as after a quiet pass.)
     #[test]
     fn a_land_played_unattended_is_followed_by_the_state_based_check() {
-        let db = builtin_and(serde_json::json!({"name": "Hollow Arbor", "mana_cost": "", "type_line": "Land Creature — Dryad", "oracle_text": "", "power": "0", "toughness": "0"}));
+        let db =
+            builtin_and([serde_json::json!({"name": "Hollow Arbor", "mana_cost": "", "type_line": "Land Creature — Dryad", "oracle_text": "", "power": "0", "toughness": "0"})]);
         let decks = vec![vec!["Hollow Arbor".to_string(); 40], vec!["Island".to_string(); 40]];
         let mut g = Game::from_decks_played_by(&decks, 1, &Setup::default(), &db, &[Policy::Goldfish, Policy::Goldfish]).unwrap();
         g.set_recording(false);
@@ -982,13 +947,13 @@ mod unattended_tests {
     // steps. The games are still the ones the frames play.
     #[test]
     fn a_flashback_card_in_a_graveyard_is_looked_at_in_every_round() {
-        let db = builtin_and(serde_json::json!({
+        let db = builtin_and([serde_json::json!({
             "name": "Second Look",
             "mana_cost": "{U}",
             "type_line": "Instant",
             "oracle_text": "Draw a card.\nFlashback {U}",
             "rules": {"spell": [{"draw": {"count": 1}}], "flashback": "{U}"},
-        }));
+        })]);
         let mut decks = example_decks();
         decks[0].splice(0..6, std::iter::repeat_n("Second Look".to_string(), 6));
         let mut flashed_back_outside_main = 0;
