@@ -514,11 +514,13 @@ impl CardDef {
         };
         def.plain_cost = crate::casting::plain_total_cost(&def);
         def.plain_needs = def.plain_cost.as_ref().and_then(|symbols| crate::payment::simple_needs(symbols, 0));
-        def.plain_cast = def.no_announcements && def.plain_needs.is_some() && !def.is(CardType::Land) && !def.mana_cost.symbols().contains(&crate::mana::ManaSymbol::X);
-        let announces_only_kicks = !def.rules.kicker.is_empty() && def.rules.modes.is_empty() && def.rules.targets.is_empty() && def.rules.additional_discard.is_none();
+        // A spell (not a land) whose plain cost, with no {X}, is counted by type.
+        let counted = def.plain_needs.is_some() && !def.is(CardType::Land) && !def.mana_cost.symbols().contains(&crate::mana::ManaSymbol::X);
+        def.plain_cast = def.no_announcements && counted;
+        // Without its kickers it would announce nothing; none has {X} or is a sticker.
         let plain_kickers = def.rules.kicker.iter().all(|k| !k.sticker && !k.cost.symbols().contains(&crate::mana::ManaSymbol::X));
-        def.plain_unless_kicked =
-            announces_only_kicks && plain_kickers && def.plain_needs.is_some() && !def.is(CardType::Land) && !def.mana_cost.symbols().contains(&crate::mana::ManaSymbol::X);
+        let only_kicks = !def.rules.kicker.is_empty() && def.rules.modes.is_empty() && def.rules.targets.is_empty() && def.rules.additional_discard.is_none();
+        def.plain_unless_kicked = only_kicks && plain_kickers && counted;
         Ok(def)
     }
 

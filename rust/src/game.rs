@@ -1929,8 +1929,9 @@ impl Game {
     /// Taps or untaps the object in `slot`. Past its making (and [`Object::become_new`], which
     /// runs out of every zone) an object's tapped state changes only here, so the mana its
     /// controller can count ([`UntappedMana`]) and their count of tapped permanents follow it —
-    /// and in its twin for the automatic payment, `Game::tap_plain_for_payment` (cost.rs),
-    /// which must keep the same counts.
+    /// and in its twins, which must keep the same counts: the automatic payment's
+    /// `Game::tap_plain_for_payment` (cost.rs) and the untap step's
+    /// [`Game::untap_permanents_of`].
     #[inline(always)]
     pub(crate) fn tap_slot(&mut self, slot: u32, tapped: bool) {
         let o = &mut self.objects[slot as usize];

@@ -511,10 +511,7 @@ impl Game {
             if let PriorityAction::Cast { card } = action {
                 // As its frame would cast it, the frame made only if the cast needs it.
                 let step = PriorityProc::cast_over(g, card, |g| g.spare_priority.boxed(PriorityProc::new()));
-                if matches!(step, Step::Done) {
-                    return g.run_unless_idle();
-                }
-                return g.run_after(step);
+                return g.run_after_unless_idle(step);
             }
             if let PriorityAction::PlayLand { card } = action {
                 // Played at once (CR 305.1): what start_action does with it, without its dispatch.

@@ -290,16 +290,8 @@ impl Game {
     }
 
     /// [`Game::run`] after the caller took a step itself, of a frame it would otherwise have
-    /// pushed for the run loop to step first: the loop goes on from that step's outcome.
-    pub(crate) fn run_after(&mut self, step: Step) -> Result<Progress> {
-        if self.handle_step(step)? {
-            return Ok(Progress::Paused);
-        }
-        self.run()
-    }
-
-    /// [`Game::run_after`], without running the loop when it would find nothing to do (see
-    /// [`Game::run_unless_idle`]).
+    /// pushed for the run loop to step first: the loop goes on from that step's outcome, and
+    /// isn't run when it would find nothing to do (see [`Game::run_unless_idle`]).
     #[inline(always)]
     pub(crate) fn run_after_unless_idle(&mut self, step: Step) -> Result<Progress> {
         if self.handle_step(step)? {

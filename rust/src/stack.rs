@@ -111,6 +111,8 @@ impl ResolveProc {
         c.waits(false, |_| true)
     }
 
+    // Inlined into its two callers (the goldfish's last pass, `Frame::step`): most
+    // resolutions start here, and the call cost more than its set-up.
     #[inline(always)]
     pub(crate) fn step(self, g: &mut Game) -> Step {
         if let Some(slot) = self.finishing {
