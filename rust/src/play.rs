@@ -335,10 +335,15 @@ impl Game {
         // (only if some card has one) those that work from a graveyard, exile or the command zone.
         // A hand with no such card (counted as it changes) isn't looked over.
         let Some(considers) = considers else { return };
-        // The other zones are walked apart, only when some card has such an ability: a chain
-        // of iterators taking them in too cost more to set up than the empty lists it walked.
+        // Each zone is walked in a loop of its own, the others only when some card has such
+        // an ability: a chain of iterators over them cost more to set up than it walked.
         let hand_activated: &[u32] = if self.activated_in_hand[p as usize] != 0 { hand } else { &[] };
-        for &slot in hand_activated.iter().chain(&self.indexed.activated) {
+        for &slot in hand_activated {
+            if self.visit_activated_of(p, slot, considers, &mut visit) {
+                return;
+            }
+        }
+        for &slot in &self.indexed.activated {
             if self.visit_activated_of(p, slot, considers, &mut visit) {
                 return;
             }
