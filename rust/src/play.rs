@@ -307,7 +307,7 @@ impl Game {
             // Most cards: no target or discard to find, and their own cost (no static changing
             // it; a card in hand is never cast with flashback) counted against the supply —
             // what `could_cast` comes to for them, without the call.
-            let counted = match (supply.plain_costs && def.rules.targets.is_empty() && def.rules.additional_discard.is_none(), &supply.by_type, &def.plain_needs) {
+            let counted = match (supply.plain_costs, &supply.by_type, &def.plain_needs_alone) {
                 (true, Some(have), Some((need, generic))) => crate::payment::fits(need, *generic, have),
                 _ => self.could_cast(p, slot, Some(supply)),
             };
