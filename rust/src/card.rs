@@ -129,7 +129,7 @@ pub struct CardDef {
     pub(crate) plain_needs: Option<([u64; 6], u64)>,
     /// `plain_needs`, when casting it has nothing else to find: no target and no additional
     /// discard (derived). The look over castable spells needs only this to settle most cards.
-    pub(crate) plain_needs_alone: Option<([u64; 6], u64)>,
+    pub(crate) plain_needs_alone: Option<crate::payment::CountedNeeds>,
     /// Casting it announces no mode, kicker or target and discards no card for its cost
     /// (derived): with no X to announce and no kicker granted, its cast goes straight to the
     /// total cost (CR 601.2b–c, 601.2f).
@@ -518,7 +518,10 @@ impl CardDef {
         };
         def.plain_cost = crate::casting::plain_total_cost(&def);
         def.plain_needs = def.plain_cost.as_ref().and_then(|symbols| crate::payment::simple_needs(symbols, 0));
-        def.plain_needs_alone = def.plain_needs.filter(|_| def.rules.targets.is_empty() && def.rules.additional_discard.is_none());
+        def.plain_needs_alone = def
+            .plain_needs
+            .filter(|_| def.rules.targets.is_empty() && def.rules.additional_discard.is_none())
+            .map(|(need, generic)| crate::payment::CountedNeeds::new(need, generic));
         // A spell (not a land) whose plain cost, with no {X}, is counted by type.
         let counted = def.plain_needs.is_some() && !def.is(CardType::Land) && !def.mana_cost.symbols().contains(&crate::mana::ManaSymbol::X);
         def.plain_cast = def.no_announcements && counted;

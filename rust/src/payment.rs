@@ -538,6 +538,40 @@ pub fn covered_symbols(symbols: &[ManaSymbol], x: u32, have: &[u64; 6]) -> Optio
     Some(fits(&need, generic, have))
 }
 
+/// A cost counted by type (see [`simple_needs`]), with the types it needs any of marked and
+/// its total: what [`fits`] decides, looking only at the types needed (one or two, most
+/// often, of six).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct CountedNeeds {
+    need: [u64; 6],
+    /// Bit `t` set when `need[t]` isn't 0.
+    needed: u8,
+    /// All the cost's mana: its needs by type and its generic part.
+    total: u64,
+}
+
+impl CountedNeeds {
+    pub(crate) fn new(need: [u64; 6], generic: u64) -> CountedNeeds {
+        let needed = (0..6).filter(|&t| need[t] != 0).fold(0u8, |m, t| m | 1 << t);
+        CountedNeeds { need, needed, total: need.iter().sum::<u64>() + generic }
+    }
+
+    /// Whether mana of the amounts `have` by type, `total` in all, covers the cost: each type
+    /// needed its own, and what is left the generic part (what [`fits`] finds).
+    #[inline(always)]
+    pub(crate) fn covered_by(&self, have: &[u64; 6], total: u64) -> bool {
+        let mut needed = self.needed;
+        while needed != 0 {
+            let t = needed.trailing_zeros() as usize;
+            if self.need[t] > have[t] {
+                return false;
+            }
+            needed &= needed - 1;
+        }
+        total >= self.total
+    }
+}
+
 /// Whether mana of these amounts by type covers `need` of each type and then `generic`.
 #[inline]
 pub(crate) fn fits(need: &[u64; 6], generic: u64, have: &[u64; 6]) -> bool {
@@ -1768,6 +1802,24 @@ mod tests {
     const R: ManaType = ManaType::Color(Color::Red);
     const G: ManaType = ManaType::Color(Color::Green);
     const C: ManaType = ManaType::Colorless;
+
+    #[test]
+    fn counted_needs_decide_what_fits_decides() {
+        // Looking only at the types a cost needs, then at the totals, is `fits`: over random
+        // needs and supplies, small (where they meet) and large.
+        let mut rng = Rng::new(7);
+        let mut agreed = [0; 2];
+        for round in 0..20_000 {
+            let top = if round % 4 == 0 { 1 << 40 } else { 4 };
+            let need: [u64; 6] = std::array::from_fn(|_| if rng.below(3) == 0 { rng.below(top) } else { 0 });
+            let have: [u64; 6] = std::array::from_fn(|_| rng.below(top + 2));
+            let generic = rng.below(top * 2);
+            let fits = fits(&need, generic, &have);
+            assert_eq!(CountedNeeds::new(need, generic).covered_by(&have, have.iter().sum()), fits, "{need:?} {generic} {have:?}");
+            agreed[fits as usize] += 1;
+        }
+        assert!(agreed.iter().all(|&n| n > 2_000), "both answers are tried: {agreed:?}");
+    }
 
     fn cost(text: &str) -> CostToPay {
         CostToPay::from_cost(&ManaCost::parse(text).unwrap(), 0, 20)

@@ -48,6 +48,8 @@ pub enum PriorityAction {
 pub(crate) struct Supply {
     most: Option<u32>,
     by_type: Option<[u64; 6]>,
+    /// All the mana of `by_type` (when it is given).
+    total: u64,
     plain_costs: bool,
 }
 
@@ -308,7 +310,7 @@ impl Game {
             // it; a card in hand is never cast with flashback) counted against the supply —
             // what `could_cast` comes to for them, without the call.
             let counted = match (supply.plain_costs, &supply.by_type, &def.plain_needs_alone) {
-                (true, Some(have), Some((need, generic))) => crate::payment::fits(need, *generic, have),
+                (true, Some(have), Some(needs)) => needs.covered_by(have, supply.total),
                 _ => self.could_cast(p, slot, Some(supply)),
             };
             if counted && visit(PriorityAction::Cast { card: self.id_of(slot) }) {
@@ -420,7 +422,7 @@ impl Game {
         match self.counted_supply(p) {
             Some(counted) => {
                 let (total, by_type) = crate::payment::supply_counted(&self.players[p as usize].pool, counted);
-                Supply { most: Some(total.min(u32::MAX as u64) as u32), by_type, plain_costs: true }
+                Supply { most: Some(total.min(u32::MAX as u64) as u32), by_type, total, plain_costs: true }
             }
             None => self.supply_walked(p),
         }
@@ -449,7 +451,7 @@ impl Game {
             });
         }
         let (total, by_type) = self.count_supply(p, None);
-        Supply { most: (!reduces).then(|| total.min(u32::MAX as u64) as u32), by_type, plain_costs: !changes }
+        Supply { most: (!reduces).then(|| total.min(u32::MAX as u64) as u32), by_type, total, plain_costs: !changes }
     }
 
     /// Whether no static ability of `p`'s changes what their spells cost.
