@@ -2221,7 +2221,8 @@ impl Game {
     /// battlefield order. Untapping only queues what it triggers, so the battlefield stays as
     /// it is and one pass over it does, stopping once the count of `p`'s tapped permanents
     /// says none is left. With no permanent waiting for an untap, nothing is queued, and each
-    /// untap is [`Game::tap_slot`]'s with what it would look up each time looked up once.
+    /// untap is [`Game::tap_slot`]'s with what it would look up each time looked up once, in
+    /// whatever order is quickest.
     #[inline(always)]
     pub(crate) fn untap_permanents_of(&mut self, p: u8) {
         let mut left = self.indexed.tapped[p as usize];
@@ -2241,14 +2242,18 @@ impl Game {
             }
             return;
         }
-        let mana = &mut self.indexed.untapped_mana[p as usize];
-        for &s in &self.battlefield {
+        // Most tapped permanents are mana sources, tapped to pay: `p`'s own list of them,
+        // shorter than the battlefield, is looked over first, and the battlefield only for
+        // what is left. With nothing listening, the order in which they untap leaves no trace.
+        let index = &mut self.indexed;
+        let mana = &mut index.untapped_mana[p as usize];
+        for &s in &index.mana[p as usize] {
             let o = &mut self.objects[s as usize];
-            if o.controller != p || !o.tapped {
+            if !o.tapped {
                 continue;
             }
             o.tapped = false;
-            if o.flags & Object::HAS_MANA != 0 && UntappedMana::plain(o) {
+            if UntappedMana::plain(o) {
                 mana.count_untapped(o, 1);
             }
             left -= 1;
@@ -2256,7 +2261,21 @@ impl Game {
                 break;
             }
         }
-        self.indexed.tapped[p as usize] = left;
+        if left != 0 {
+            for &s in &self.battlefield {
+                let o = &mut self.objects[s as usize];
+                if o.controller != p || !o.tapped {
+                    continue;
+                }
+                // Not a mana source, all of which are untapped now.
+                o.tapped = false;
+                left -= 1;
+                if left == 0 {
+                    break;
+                }
+            }
+        }
+        index.tapped[p as usize] = left;
     }
 
     /// The creature hasn't been under its controller's control continuously since their most
