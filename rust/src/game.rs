@@ -2074,7 +2074,9 @@ impl Game {
     /// moves more than it saves.
     #[inline(always)]
     pub(crate) fn place_exactly_inline(&mut self, slot: u32, from: Zone, to: ZoneKind, pos: Position) -> ObjId {
-        if !self.object_counters.is_empty() || !self.stickers.is_empty() {
+        // Counters are usually on a permanent or two: the move looks for the card among them
+        // rather than calling out to drop none.
+        if self.object_counters.iter().any(|&(s, _)| s == slot) || !self.stickers.is_empty() {
             self.drop_marks(slot, to);
         }
         if self.objects[slot as usize].kind == ObjectKind::Token && to != ZoneKind::Battlefield {
@@ -2436,6 +2438,36 @@ mod entering_tests {
         g.legendary_entered = false;
         enter(&mut g, 4);
         assert!(g.legendary_entered);
+    }
+}
+
+#[cfg(test)]
+mod counter_tests {
+    use crate::{CardDb, Entering, Game, Position, ZoneKind};
+
+    // CR 122.2: a card that changes zones leaves its counters behind, whichever way it moves
+    // (drawn, played as a land, moved by an effect); another's stay on it. A move looks for
+    // the card among the objects with counters before dropping any. (Mutation caught: the
+    // look never finding the card.)
+    #[test]
+    fn a_card_that_changes_zones_loses_its_counters_and_others_keep_theirs() {
+        let db = CardDb::builtin();
+        let mut g = Game::new(2, 1).unwrap();
+        g.set_recording(false);
+        g.add_cards(0, ZoneKind::Library, &["Island"; 3], Position::Top, db).unwrap();
+        let top = g.id_of(*g.players[0].library.last().unwrap());
+        let land = g.add_cards(0, ZoneKind::Hand, &["Forest"], Position::Top, db).unwrap()[0];
+        let [bears, kept] = g.add_cards(0, ZoneKind::Battlefield, &["Grizzly Bears", "Everflowing Chalice"], Position::Top, db).unwrap()[..] else { unreachable!() };
+        for id in [top, land, bears, kept] {
+            g.change_object_counters(id, "charge", 2).unwrap();
+        }
+        let moved =
+            [g.draw(0, 1).unwrap()[0].slot(), g.play_land(land).unwrap().slot(), g.move_object(bears, ZoneKind::Graveyard, Position::Top, Entering::default()).unwrap().slot()];
+        for slot in moved {
+            assert!(g.counters_on(slot).is_none(), "slot {slot}");
+        }
+        assert_eq!(g.counters_on(kept.slot()).map(|c| c.get("charge")), Some(2));
+        assert_eq!(g.object_counters.len(), 1);
     }
 }
 

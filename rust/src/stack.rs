@@ -377,7 +377,7 @@ impl Game {
         o.generation = o.generation.wrapping_add(1);
         o.kind = ObjectKind::Ceased;
         o.zone = crate::zone::Zone { kind: ZoneKind::Outside, player: o.owner };
-        if !self.object_counters.is_empty() {
+        if self.object_counters.iter().any(|&(s, _)| s == slot) {
             self.drop_counters(slot);
         }
         if !self.stickers.is_empty() {
