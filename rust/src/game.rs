@@ -1866,14 +1866,22 @@ impl Game {
         // A hand and the stack are found inline: most moves not from a library (whose draws
         // and mills take their own path) are casts and lands played from a hand, and spells
         // leaving the stack, where a call to find the zone cost more than the rest.
-        let v = match z.kind {
-            ZoneKind::Hand => &mut self.players[z.player as usize].hand,
-            ZoneKind::Stack => &mut self.stack,
-            _ => self.zone_slots_mut(z),
+        // Most moves take the top card, which is the last element; but from a hand the
+        // policies play and cast the first card that will do, so a hand is looked over from
+        // the front. One already taken (a token ceasing as it leaves, say) changes nothing
+        // more.
+        let found = match z.kind {
+            ZoneKind::Hand => {
+                let v = &mut self.players[z.player as usize].hand;
+                v.iter().position(|&s| s == slot).map(|i| (v, i))
+            }
+            ZoneKind::Stack => self.stack.iter().rposition(|&s| s == slot).map(|i| (&mut self.stack, i)),
+            _ => {
+                let v = self.zone_slots_mut(z);
+                v.iter().rposition(|&s| s == slot).map(|i| (v, i))
+            }
         };
-        // Most moves take the top card, which is the last element. One already taken (a
-        // token ceasing as it leaves, say) changes nothing more.
-        let Some(i) = v.iter().rposition(|&s| s == slot) else { return z };
+        let Some((v, i)) = found else { return z };
         // The top one popped: `remove` would shift nothing, through a call that copies nothing.
         if i + 1 == v.len() {
             v.pop();
