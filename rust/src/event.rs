@@ -321,7 +321,8 @@ pub struct EventLog {
 
 impl EventLog {
     /// Records the event built by `make` only when recording, so bulk runs never build it.
-    #[inline]
+    /// Always inlined: where it isn't, a call is made only to find the log off.
+    #[inline(always)]
     pub fn push_with(&mut self, make: impl FnOnce() -> Event) {
         if self.recording {
             std::sync::Arc::make_mut(&mut self.events).push(make());
