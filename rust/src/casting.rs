@@ -330,6 +330,13 @@ impl Game {
     }
 
     pub(crate) fn play_land_inner(&mut self, card: ObjId) -> Result<ObjId> {
+        let (p, slot) = self.playable_land(card)?;
+        Ok(self.land_played(p, slot))
+    }
+
+    /// The player with priority and the slot of `card`, if they may play it as their land now
+    /// (CR 305.1, 305.2, 116.2a); the error saying why not otherwise.
+    pub(crate) fn playable_land(&self, card: ObjId) -> Result<(u8, u32)> {
         let p = self.priority.ok_or_else(|| illegal("nobody has priority now"))?;
         let slot = self.slot_of(card)?;
         let o = self.objects[slot as usize];
@@ -346,13 +353,21 @@ impl Game {
         if self.lands_played >= 1 {
             return Err(illegal(format!("player {p} has already played a land this turn (CR 305.2)")));
         }
+        Ok((p, slot))
+    }
+
+    /// `p` plays the land in `slot`, which [`Game::playable_land`] found they may play now:
+    /// it enters the battlefield, and counts as their land this turn. Returns the new
+    /// permanent. Out of line, as the whole play was: the goldfish's play calls it directly.
+    #[inline(never)]
+    pub(crate) fn land_played(&mut self, p: u8, slot: u32) -> ObjId {
         let new = self.move_slot_inline(slot, ZoneKind::Battlefield, Position::Top);
         self.entered_battlefield(slot);
         self.lands_played += 1;
         self.players[p as usize].stats.lands += 1;
         self.passes = 0;
         self.log.push_with(|| Event::LandPlayed { player: p, card: new });
-        Ok(new)
+        new
     }
 
     /// Cancels a cast or an activation that is waiting for one of its decisions: nothing

@@ -521,8 +521,13 @@ impl Game {
                 return g.run_after_unless_idle(step);
             }
             if let PriorityAction::PlayLand { card } = action {
-                // Played at once (CR 305.1): what start_action does with it, without its dispatch.
-                g.play_land_inner(card)?;
+                // Played at once (CR 305.1): what start_action does with it, without its dispatch,
+                // nor its checks: the goldfish chose it where `visit_priority_actions` offers a
+                // land only if it may be played now.
+                #[cfg(test)]
+                assert!(g.playable_land(card).is_ok(), "the goldfish chose a land it may not play");
+                let p = g.priority.expect("the goldfish has priority");
+                g.land_played(p, card.slot());
                 (g.actions_taken, g.quiet_pass) = (g.actions_taken + 1, false);
                 return g.run_unless_idle();
             }
