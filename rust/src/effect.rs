@@ -100,75 +100,164 @@ fn takes(effect: &Effect, choice: &Choice) -> bool {
     }
 }
 
-/// A list of one instruction that its resolution follows at once, without the interpreter's
-/// proc: "draw N cards" or "mill N cards" (a fixed N), by the controller or, of two players,
-/// their opponent. What [`EffectProc::apply`] does for that list, and nothing else.
+/// A list of instructions that its resolution follows at once, without the interpreter's
+/// proc: "draw N cards" and "mill N cards" by the controller, by their opponent (of two
+/// players) or by the player of its one target, N fixed, read from how it was cast or half the
+/// player's library rounded up; and, last, an "if" on how it was cast whose branch taken is
+/// such a list. A "mill" only before anything else is done, so that an order of replacements
+/// it must ask for (CR 616.1) is found with nothing changed. What [`EffectProc::follow`] does
+/// for that list, and nothing else.
 #[derive(Clone, Copy)]
-pub(crate) struct PlainInstruction {
-    mill: bool,
-    opponent: bool,
-    count: u32,
+pub(crate) struct PlainList {
+    /// The instructions, the branch taken flattened in: no list of the card is read again.
+    steps: [PlainStep; 4],
+    len: u8,
+    /// Bit `i`: an "if" was read just before step `i`. A game over by then ends the list
+    /// there, its branch never followed (CR 104.1).
+    after_if: u8,
+    /// An "if" was read: the interpreter follows a branch in place only under its own
+    /// resolution (see `EffectProc::resolution_beneath`).
+    branches: bool,
     /// The card lists what it milled (see `reads_milled`), as the interpreter would ask.
     keep: bool,
+}
+
+/// One "draw" or "mill" of a [`PlainList`].
+#[derive(Clone, Copy)]
+struct PlainStep {
+    mill: bool,
+    who: PlainWho,
+    /// The number, or `None` for half the player's library rounded up, read as it happens.
+    count: Option<u32>,
+}
+
+/// The player a [`PlainStep`] names.
+#[derive(Clone, Copy)]
+enum PlainWho {
+    You,
+    Opponent,
+    Target,
 }
 
 #[cfg(test)]
 thread_local! {
     /// Set by tests to resolve every list through the interpreter, to compare the two.
     pub(crate) static INTERPRETED_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// How many lists were followed plainly with a target, with a branch, and as a permanent
+    /// entered: what a test of the two ways counts to be sure it compared them.
+    pub(crate) static FOLLOWED_PLAINLY: std::cell::Cell<[u32; 3]> = const { std::cell::Cell::new([0; 3]) };
 }
 
-impl PlainInstruction {
-    /// The one plain instruction of `def`'s spell (`ability: None`) or of its `ability`.
-    pub(crate) fn of(def: &crate::card::CardDef, ability: Option<AbilityRef>) -> Option<PlainInstruction> {
-        let root = ability.map_or(Root::Spell, Root::Ability);
-        let [effect] = def_list(def, &root) else { return None };
-        let (mill, who, count) = match effect {
-            Effect::Draw { who, count } => (false, who, count),
-            Effect::Mill { who, count } => (true, who, count),
-            _ => return None,
-        };
-        let opponent = match who {
-            Who::You => false,
-            Who::EachOpponent => true,
-            _ => return None,
-        };
-        let Amount::Fixed(count) = *count else { return None };
-        Some(PlainInstruction { mill, opponent, count, keep: def.reads_milled })
+impl PlainList {
+    /// The plain list of `def`'s spell (`ability: None`) or of its `ability`, cast as `cast`.
+    #[inline(always)]
+    pub(crate) fn of(def: &crate::card::CardDef, ability: Option<AbilityRef>, cast: &CastInfo) -> Option<PlainList> {
+        PlainList::from(def_list(def, &ability.map_or(Root::Spell, Root::Ability)), cast, def.reads_milled)
     }
 
-    /// Follows the instruction for `controller`'s spell or ability in `slot`, as
-    /// [`EffectProc::take_over_resolving`] would follow its list: `Some(None)` when it is done
-    /// and the resolution is to finish now. `None`, having changed nothing, when the
-    /// interpreter is needed: the game is over, it has more than two players, or the milling
-    /// player has mill replacements to order (CR 616.1).
+    /// The plain list of `def`'s "as this enters" instructions (CR 614.1c), cast as `cast`.
+    pub(crate) fn of_as_enters(def: &crate::card::CardDef, cast: &CastInfo) -> Option<PlainList> {
+        PlainList::from(&def.rules.as_enters, cast, def.reads_milled)
+    }
+
+    fn from(list: &[Effect], cast: &CastInfo, keep: bool) -> Option<PlainList> {
+        let step = PlainStep { mill: false, who: PlainWho::You, count: None };
+        let mut plain = PlainList { steps: [step; 4], len: 0, after_if: 0, branches: false, keep };
+        plain.add(list, cast)?;
+        Some(plain)
+    }
+
+    fn add(&mut self, list: &[Effect], cast: &CastInfo) -> Option<()> {
+        for (i, effect) in list.iter().enumerate() {
+            let (mill, who, count) = match effect {
+                Effect::Draw { who, count } => (false, who, count),
+                Effect::Mill { who, count } => (true, who, count),
+                // Only last: what follows an "if" in its list waits beneath its branch.
+                Effect::If { cond: cond @ (Condition::Kicked | Condition::NotKicked | Condition::KickedWith(_)), then, otherwise } if i + 1 == list.len() => {
+                    self.after_if |= 1 << self.len;
+                    self.branches = true;
+                    return self.add(if crate::stack::condition_on_cast(cond, cast) { then } else { otherwise }, cast);
+                }
+                _ => return None,
+            };
+            if (mill && self.len > 0) || self.len as usize == self.steps.len() {
+                return None;
+            }
+            let who = match who {
+                Who::You => PlainWho::You,
+                Who::EachOpponent => PlainWho::Opponent,
+                Who::Target(0) => PlainWho::Target,
+                _ => return None,
+            };
+            let count = match count {
+                Amount::Fixed(n) => Some(*n),
+                Amount::Dynamic(Dynamic::X) => Some(cast.x),
+                Amount::Dynamic(Dynamic::Kicks) => Some(cast.printed_kicks()),
+                Amount::Dynamic(Dynamic::HalfLibraryRoundedUp) => None,
+                Amount::Dynamic(_) => return None,
+            };
+            self.steps[self.len as usize] = PlainStep { mill, who, count };
+            self.len += 1;
+        }
+        Some(())
+    }
+
+    /// Follows the list for `controller`'s spell or ability in `slot`, `target` its one target
+    /// still legal (if it chose one), as [`EffectProc::take_over_resolving`] would follow it:
+    /// `Some(None)` when it is done and the resolution goes on now; `Some(Some(step))` with the
+    /// frame `beneath` put under what the list started (or left for the run loop to drop, the
+    /// game over). `None`, having changed nothing, when the interpreter is needed: the game is
+    /// over, it has more than two players, a branch isn't under its own controller's
+    /// resolution, or the milling player has mill replacements to order (CR 616.1).
     #[inline(always)]
-    pub(crate) fn follow(self, g: &mut Game, controller: u8, slot: u32) -> Option<Option<Step>> {
+    pub(crate) fn follow(self, g: &mut Game, controller: u8, target: Option<TargetRef>, slot: u32, beneath: crate::stack::ResolveProc) -> Option<Option<Step>> {
         #[cfg(test)]
         if INTERPRETED_ONLY.with(std::cell::Cell::get) {
             return None;
         }
-        if g.outcome.is_some() || g.players.len() != 2 {
+        if g.outcome.is_some() || g.players.len() != 2 || (self.branches && g.objects[slot as usize].controller != controller) {
             return None;
         }
-        let p = if self.opponent { 1 - controller } else { controller };
         let depth = g.frames.len();
-        // A player who left the game is named by neither (CR 800.4a).
-        if g.players[p as usize].lost.is_none() {
-            if self.mill {
-                let n = g.mill_count(p, self.count, &[]).ok()?;
+        for (i, step) in self.steps[..self.len as usize].iter().enumerate() {
+            if self.after_if & (1 << i) != 0 && g.outcome.is_some() {
+                break;
+            }
+            let p = match step.who {
+                PlainWho::You => controller,
+                PlainWho::Opponent => 1 - controller,
+                PlainWho::Target => match target {
+                    Some(TargetRef::Player(p)) => p,
+                    Some(TargetRef::Object(id)) => g.objects[id.slot() as usize].controller,
+                    None => continue,
+                },
+            };
+            // A player who left the game is named by none (CR 800.4a).
+            if g.players[p as usize].lost.is_some() {
+                continue;
+            }
+            let n = step.count.unwrap_or_else(|| (g.players[p as usize].library.len() as u32).div_ceil(2));
+            if step.mill {
+                // The first step: nothing was done yet.
+                let n = g.mill_count(p, n, &[]).ok()?;
                 g.mill_top(p, n, self.keep);
             } else {
-                for _ in 0..self.count {
+                for _ in 0..n {
                     g.draw_one(p);
                 }
             }
         }
+        #[cfg(test)]
+        FOLLOWED_PLAINLY.with(|c| {
+            let [targeted, branched, entering] = c.get();
+            let as_enters = beneath == crate::stack::ResolveProc::entering(slot);
+            c.set([targeted + u32::from(target.is_some()), branched + u32::from(self.branches), entering + u32::from(as_enters)]);
+        });
         if g.frames.len() == depth && g.outcome.is_none() {
             return Some(None);
         }
-        // Beneath what the instruction pushed, as `take_over_resolving` puts it.
-        g.frames.insert(depth, Frame::Resolve(crate::stack::ResolveProc::finishing(slot)));
+        // Beneath what the list pushed, as `take_over_resolving` puts it.
+        g.frames.insert(depth, Frame::Resolve(beneath));
         Some(Some(Step::Done))
     }
 }
@@ -1118,14 +1207,18 @@ mod tests {
         assert_eq!(p.players(&g, &Who::EachOpponent)[..], [2, 0]);
     }
 
-    // A resolution whose list is one plain "draw" or "mill" follows it without the
-    // interpreter: whole games, every event in order, are the games the interpreter plays.
-    // The example decks (Ruin Crab's "each opponent mills three", Lórien Revealed's "draw
-    // three", Bruvac's replacement, Jace's draw from an empty library), the creature deck
-    // given a self-mill sorcery and a draw instant of its own. Mutations caught: the
-    // controller milled for "each opponent"; the mill replacement not applied; a draw fewer.
+    // A resolution whose list is plain (draws and mills, a closing "if" on how it was cast)
+    // follows it without the interpreter: whole games, every event in order, are the games the
+    // interpreter plays. The example decks (Ruin Crab's "each opponent mills three", Lórien
+    // Revealed's "draw three", Glimpse the Unthinkable's target player, Jace's +1 with its
+    // target then a draw, Maddening Cacophony's and Monstrous War-Leech's "if it was kicked",
+    // the War-Leech's as it enters, Bruvac's replacement, Jace's draw from an empty library),
+    // the creature deck given a self-mill sorcery and a draw instant of its own. Mutations
+    // caught: the controller milled for "each opponent"; the mill replacement not applied; a
+    // draw fewer; the branch not taken for "if it was kicked"; half the library rounded down;
+    // the target's player taken for the controller; the steps after a mill dropped.
     #[test]
-    fn a_plain_instruction_resolves_as_the_interpreter_follows_it() {
+    fn a_plain_list_resolves_as_the_interpreter_follows_it() {
         let db = crate::test_support::builtin_and([
             serde_json::json!({"name": "Self-Mill Sorcery", "mana_cost": "{G}", "type_line": "Sorcery", "oracle_text": "Mill four cards.", "rules": {"spell": [{"mill": {"count": 4}}]}}),
             serde_json::json!({"name": "Draw-Two Instant", "mana_cost": "{W}", "type_line": "Instant", "oracle_text": "Draw two cards.", "rules": {"spell": [{"draw": {"count": 2}}]}}),
@@ -1136,6 +1229,7 @@ mod tests {
         let replaced: Vec<String> = creatures.splice(24..40, own).collect();
         assert!(replaced.iter().all(|n| n == "Grizzly Bears" || n == "Savannah Lions"));
         let (mut drawn, mut milled) = (0, 0);
+        FOLLOWED_PLAINLY.with(|c| c.set([0; 3]));
         for seed in 0..40 {
             let games = [false, true].map(|interpreted_only| {
                 INTERPRETED_ONLY.with(|c| c.set(interpreted_only));
@@ -1154,6 +1248,85 @@ mod tests {
             milled += games[0].players.iter().map(|p| p.graveyard.len()).sum::<usize>();
         }
         assert!(drawn > 1000 && milled > 1000, "{drawn} {milled}");
+        // Lists with a target, with a branch, and as a permanent entered were followed plainly.
+        let [targeted, branched, entering] = FOLLOWED_PLAINLY.with(std::cell::Cell::get);
+        assert!(targeted > 40 && branched > 40 && entering > 10, "{targeted} {branched} {entering}");
+    }
+
+    // CR 608.2b: a plain list with a target checks it again as the interpreter does. "Target
+    // creature's controller mills three": with the creature still there, its controller mills
+    // (followed plainly); with it gone, the spell doesn't resolve and nobody mills. The same
+    // events either way as the interpreter's. Mutations caught: an illegal target followed; the
+    // caster milled for the target's controller.
+    #[test]
+    fn a_plain_list_checks_its_target_again_as_the_interpreter_does() {
+        use crate::actions::movement::Entering;
+        let db = crate::test_support::builtin_and([serde_json::json!({
+            "name": "Crumbling Thoughts", "mana_cost": "{U}", "type_line": "Instant", "oracle_text": "Target creature's controller mills three cards.",
+            "rules": {"targets": [{"kind": "creature"}], "spell": [{"mill": {"who": {"target": 0}, "count": 3}}]}
+        })]);
+        for gone in [false, true] {
+            FOLLOWED_PLAINLY.with(|c| c.set([0; 3]));
+            let games = [false, true].map(|interpreted_only| {
+                INTERPRETED_ONLY.with(|c| c.set(interpreted_only));
+                let mut g = Game::new(2, 1).unwrap();
+                g.set_recording(true);
+                g.add_cards(0, ZoneKind::Battlefield, &["Island"], Position::Top, &db).unwrap();
+                g.add_cards(0, ZoneKind::Library, &["Island"; 5], Position::Top, &db).unwrap();
+                g.add_cards(1, ZoneKind::Library, &["Forest"; 5], Position::Top, &db).unwrap();
+                let bears = g.add_cards(1, ZoneKind::Hand, &["Grizzly Bears"], Position::Top, &db).unwrap()[0];
+                let bears = g.move_object(bears, ZoneKind::Battlefield, Position::Top, Entering::default()).unwrap();
+                let spell = g.add_cards(0, ZoneKind::Hand, &["Crumbling Thoughts"], Position::Top, &db).unwrap()[0];
+                let targets = Some(vec![vec![TargetRef::Object(bears)]]);
+                g.cast(spell, crate::casting::CastOptions { targets, ..Default::default() }).unwrap();
+                if gone {
+                    g.move_object(bears, ZoneKind::Graveyard, Position::Top, Entering::default()).unwrap();
+                }
+                g.resolve_top().unwrap();
+                INTERPRETED_ONLY.with(|c| c.set(false));
+                g
+            });
+            assert_eq!(games[0].events(), games[1].events(), "gone {gone}");
+            let fizzled = games[0].events().iter().any(|e| matches!(e, Event::Fizzled { .. }));
+            let libraries = games.each_ref().map(|g| [g.players[0].library.len(), g.players[1].library.len()]);
+            assert_eq!((fizzled, libraries[0]), (gone, if gone { [5, 5] } else { [5, 2] }), "gone {gone}");
+            assert_eq!(libraries[0], libraries[1]);
+            assert_eq!(FOLLOWED_PLAINLY.with(std::cell::Cell::get)[0], u32::from(!gone));
+        }
+    }
+
+    // CR 104.1: a plain list whose game ends part-way leaves the spell where it was, as the
+    // interpreter does: Jace's controller draws from an empty library and wins, and the kicked
+    // spell's branch ("each opponent draws two") isn't followed. (In a game of two nothing a
+    // later step could do is seen once it is over: the loser is out, and the winner's draws
+    // from their empty library win again to no effect. The list ends at its "if" all the same,
+    // as the interpreter's does.) Mutation caught: the spell finished after the game ended.
+    #[test]
+    fn a_plain_list_ends_at_its_if_once_the_game_is_over() {
+        use crate::actions::movement::Entering;
+        let db = crate::test_support::builtin_and([serde_json::json!({
+            "name": "Shared Insight", "mana_cost": "{U}", "type_line": "Sorcery", "oracle_text": "Kicker {U}\nDraw a card. If this spell was kicked, each opponent draws two cards.",
+            "rules": {"spell": [{"draw": {"count": 1}}, {"if": {"cond": "kicked", "then": [{"draw": {"who": "each_opponent", "count": 2}}]}}]}
+        })]);
+        FOLLOWED_PLAINLY.with(|c| c.set([0; 3]));
+        let games = [false, true].map(|interpreted_only| {
+            INTERPRETED_ONLY.with(|c| c.set(interpreted_only));
+            let mut g = Game::new(2, 1).unwrap();
+            g.set_recording(true);
+            g.add_cards(0, ZoneKind::Battlefield, &["Island"; 2], Position::Top, &db).unwrap();
+            let jace = g.add_cards(0, ZoneKind::Hand, &["Jace, Wielder of Mysteries"], Position::Top, &db).unwrap()[0];
+            g.move_object(jace, ZoneKind::Battlefield, Position::Top, Entering::default()).unwrap();
+            g.add_cards(1, ZoneKind::Library, &["Forest"; 5], Position::Top, &db).unwrap();
+            let spell = g.add_cards(0, ZoneKind::Hand, &["Shared Insight"], Position::Top, &db).unwrap()[0];
+            g.cast(spell, crate::casting::CastOptions { kicks: Some(vec![1]), ..Default::default() }).unwrap();
+            g.resolve_top().unwrap();
+            INTERPRETED_ONLY.with(|c| c.set(false));
+            g
+        });
+        assert_eq!(games[0].events(), games[1].events());
+        assert_eq!(games[0].outcome().map(|o| o.winners.clone()), Some(vec![0]));
+        assert_eq!(games.each_ref().map(|g| g.players[1].hand.len()), [0, 0]);
+        assert_eq!(FOLLOWED_PLAINLY.with(std::cell::Cell::get)[1], 1);
     }
 
     #[test]

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::ability::AbilityRef;
 use crate::card::CardType;
-use crate::effect::{EffectCtx, EffectProc, PlainInstruction};
+use crate::effect::{EffectCtx, EffectProc, PlainList};
 use crate::event::Event;
 use crate::game::Game;
 use crate::object::{CastInfo, ObjId, ObjectKind};
@@ -100,6 +100,10 @@ impl ResolveProc {
         ResolveProc { finishing: Some(slot), entering: None }
     }
 
+    pub(crate) fn entering(slot: u32) -> ResolveProc {
+        ResolveProc { finishing: None, entering: Some(slot) }
+    }
+
     /// The slot of the spell or ability whose instructions are running, once they are.
     pub(crate) fn resolving(&self) -> Option<u32> {
         self.finishing.or(self.entering)
@@ -120,12 +124,7 @@ impl ResolveProc {
             return Step::Done;
         }
         if let Some(slot) = self.entering {
-            // Its "as this enters" instructions are done; it enters now, if it is still the
-            // spell on the stack (its controller may have left the game meanwhile).
-            if g.stack_items.iter().any(|it| it.slot == slot && it.ability.is_none()) {
-                g.enter_from_stack(slot);
-            }
-            g.priority_to(g.active);
+            ResolveProc::entered(g, slot);
             return Step::Done;
         }
         let Some(item) = g.stack_items.last() else {
@@ -147,9 +146,17 @@ impl ResolveProc {
                     return Step::Done;
                 }
             }
-            if item.targets.is_empty() && item.delayed.is_none() {
-                if let Some(followed) = PlainInstruction::of(&g.defs[def as usize], Some(ability)).and_then(|i| i.follow(g, controller, slot)) {
-                    return ResolveProc::settle(g, followed, slot);
+            if item.delayed.is_none() {
+                if let Some(plain) = PlainList::of(&g.defs[def as usize], Some(ability), &cast) {
+                    let target = if item.targets.is_empty() { LoneTarget::Legal(None) } else { g.lone_target(g.ability_targets(slot), &item.targets, controller, None) };
+                    let followed = match target {
+                        LoneTarget::Legal(target) => plain.follow(g, controller, target, slot, ResolveProc::finishing(slot)),
+                        LoneTarget::Illegal => return ResolveProc::fizzled(g, slot), // CR 608.2b
+                        LoneTarget::Several => None,
+                    };
+                    if let Some(followed) = followed {
+                        return ResolveProc::settle(g, followed, slot);
+                    }
                 }
             }
             let item = &g.stack_items[g.stack_items.len() - 1];
@@ -196,19 +203,35 @@ impl ResolveProc {
             if plain_entry {
                 g.enter_from_stack(slot);
                 g.priority_to(g.active);
-            } else {
-                // CR 614.1c: "as this enters" modifies how it enters, so it happens first: the
-                // permanent is put onto the battlefield when those instructions are done.
-                let ctx = EffectCtx::new(controller, slot, g.id_of(slot), g.objects[slot as usize].cast);
-                g.frames.push(Frame::Resolve(ResolveProc { finishing: None, entering: Some(slot) }));
-                let proc = g.spare_effect.boxed(EffectProc::as_enters(def_index, ctx));
-                g.frames.push(Frame::Effect(proc));
+                return Step::Done;
+            }
+            // Plain "as this enters" instructions followed at once, as their frame would.
+            let plain = PlainList::of_as_enters(def, &g.objects[slot as usize].cast);
+            match plain.and_then(|plain| plain.follow(g, controller, None, slot, ResolveProc::entering(slot))) {
+                Some(None) => ResolveProc::entered(g, slot),
+                Some(Some(step)) => return step,
+                None => {
+                    // CR 614.1c: "as this enters" modifies how it enters, so it happens first:
+                    // the permanent is put onto the battlefield when those instructions are done.
+                    let ctx = EffectCtx::new(controller, slot, g.id_of(slot), g.objects[slot as usize].cast);
+                    g.frames.push(Frame::Resolve(ResolveProc::entering(slot)));
+                    let proc = g.spare_effect.boxed(EffectProc::as_enters(def_index, ctx));
+                    g.frames.push(Frame::Effect(proc));
+                }
             }
             return Step::Done;
         }
-        if untargeted && mode_count == 0 {
-            if let Some(followed) = PlainInstruction::of(def, None).and_then(|i| i.follow(g, controller, slot)) {
-                return ResolveProc::settle(g, followed, slot);
+        if mode_count == 0 {
+            if let Some(plain) = PlainList::of(def, None, &g.objects[slot as usize].cast) {
+                let target = if untargeted { LoneTarget::Legal(None) } else { g.lone_target(&def.rules.targets, &item.targets, controller, Some(slot)) };
+                let followed = match target {
+                    LoneTarget::Legal(target) => plain.follow(g, controller, target, slot, ResolveProc::finishing(slot)),
+                    LoneTarget::Illegal => return ResolveProc::fizzled(g, slot),
+                    LoneTarget::Several => None,
+                };
+                if let Some(followed) = followed {
+                    return ResolveProc::settle(g, followed, slot);
+                }
             }
         }
         let (def, item) = (&g.defs[def_index as usize], &g.stack_items[g.stack_items.len() - 1]);
@@ -256,6 +279,16 @@ impl ResolveProc {
         }
     }
 
+    /// The permanent spell in `slot` has followed its "as this enters" instructions: it
+    /// enters now, if it is still the spell on the stack (its controller may have left the
+    /// game meanwhile), and the active player is to receive priority (CR 117.3b).
+    fn entered(g: &mut Game, slot: u32) {
+        if g.stack_items.iter().any(|it| it.slot == slot && it.ability.is_none()) {
+            g.enter_from_stack(slot);
+        }
+        g.priority_to(g.active);
+    }
+
     /// The spell or ability in `slot` doesn't resolve, its targets all illegal now (CR 608.2b):
     /// it leaves the stack, and the active player is to receive priority (CR 117.3b).
     fn fizzled(g: &mut Game, slot: u32) -> Step {
@@ -273,6 +306,16 @@ impl ResolveProc {
     }
 }
 
+/// What checking the targets of a spell or ability that chose at most one finds (CR 608.2b).
+enum LoneTarget {
+    /// None was chosen, or the one chosen is still legal.
+    Legal(Option<TargetRef>),
+    /// The one chosen is illegal now: the spell or ability doesn't resolve.
+    Illegal,
+    /// It chose more than one, or has more than one "target": see [`Game::check_targets`].
+    Several,
+}
+
 impl Game {
     /// Which chosen targets are still legal (CR 608.2b), or `None` if there were targets and
     /// none is.
@@ -286,6 +329,18 @@ impl Game {
             legal.push(row);
         }
         (!any_target || any_legal).then_some(legal)
+    }
+
+    /// [`Game::check_targets`] for a spell or ability that chose at most one target: that
+    /// target, if it chose one that is still legal.
+    fn lone_target(&self, specs: &[crate::rules::TargetSpec], chosen: &[Vec<TargetRef>], controller: u8, source: Option<u32>) -> LoneTarget {
+        let [row] = chosen else { return LoneTarget::Several };
+        match row[..] {
+            [] => LoneTarget::Legal(None),
+            [t] if self.target_is_legal(&specs[0], t, controller, source) => LoneTarget::Legal(Some(t)),
+            [_] => LoneTarget::Illegal,
+            _ => LoneTarget::Several,
+        }
     }
 
     /// Removes a spell's (or ability's) entry from the stack; returns its item.
