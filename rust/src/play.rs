@@ -117,6 +117,12 @@ pub enum Until {
     Step(TurnStep),
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Set by tests to leave every decision of a chosen cast to the run loop, to compare the two.
+    pub(crate) static FRAMED_CASTS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct PriorityProc {
     options: Vec<PriorityAction>,
@@ -223,7 +229,19 @@ impl PriorityProc {
         let Ok(cast) = &mut made else { return Step::Fail(made.expect_err("not made")) };
         g.actions_taken += 1;
         let depth = g.frames.len();
-        let outcome = cast.advance(g);
+        let mut outcome = cast.advance(g);
+        // A decision answered at once (by the caster's policy, say) is answered here, as the
+        // run loop would answer it before stepping the cast again: the cast goes on unboxed,
+        // with no priority frame beneath it.
+        while let Ok(Some(d)) = &outcome {
+            #[cfg(test)]
+            if FRAMED_CASTS.with(std::cell::Cell::get) {
+                break;
+            }
+            let Some(answer) = g.answer_at_once(d) else { break };
+            g.answer = Some(answer);
+            outcome = cast.advance(g);
+        }
         if !matches!(outcome, Ok(None)) {
             let mut frame = frame(g);
             frame.running = Some(PriorityAction::Cast { card });
@@ -849,6 +867,78 @@ mod tests {
             }
         }
         assert!(offered > 0 && refused > 0);
+    }
+
+    #[test]
+    fn a_chosen_cast_answered_at_once_leaves_the_game_as_the_run_loop_answering_it() {
+        // CR 601.2b–c: a chosen cast whose decisions (a target, a kick, a multikick) are answered
+        // at once, where it was begun, leaves every game as the run loop answering them above
+        // its priority frame does — the same answers recorded (or the game marked unrecorded),
+        // the same events and state — for goldfish, first-option and random players, recording
+        // or not; and a decision nobody inside the engine answers (a manual caster), or one a
+        // script answers, waits in the same frames either way.
+        let db = CardDb::builtin();
+        let deck = |parts: &[(&str, usize)]| parts.iter().flat_map(|&(n, k)| std::iter::repeat_n(n.to_string(), k)).collect::<Vec<String>>();
+        let decks = [
+            deck(&[
+                ("Island", 14),
+                ("Swamp", 5),
+                ("Forest", 5),
+                ("Glimpse the Unthinkable", 8),
+                ("Maddening Cacophony", 8),
+                ("Monstrous War-Leech", 8),
+                ("Joint Exploration", 8),
+                ("Smuggler's Surprise", 4),
+            ]),
+            deck(&[("Forest", 14), ("Plains", 10), ("Joraga Warcaller", 12), ("Glimpse the Unthinkable", 4), ("Swamp", 4), ("Island", 4), ("Grizzly Bears", 12)]),
+        ];
+        let policies = [Policy::Goldfish, Policy::First, Policy::Random];
+        let mut answered = 0;
+        for seed in 0..72 {
+            let games = [true, false].map(|framed| {
+                super::FRAMED_CASTS.with(|c| c.set(framed));
+                let mut g = Game::from_decks_played_by(&decks, seed, &crate::game::Setup::default(), db, &[policies[seed as usize % 3], policies[seed as usize / 3 % 3]]).unwrap();
+                g.set_recording(seed % 2 == 0);
+                while !g.is_over() && g.turn < 30 {
+                    g.play_one().unwrap();
+                }
+                super::FRAMED_CASTS.with(|c| c.set(false));
+                g
+            });
+            assert_eq!(games[0].save_json(), games[1].save_json(), "seed {seed}");
+            assert_eq!(games[0].events(), games[1].events(), "seed {seed}");
+            assert!(games[0].history == games[1].history && games[0].unrecorded == games[1].unrecorded, "seed {seed}");
+            answered += games[0]
+                .history
+                .iter()
+                .filter(|(_, a)| matches!(a, crate::decision::Answer::Targets { .. } | crate::decision::Answer::YesNo { .. } | crate::decision::Answer::Number { .. }))
+                .count();
+        }
+        assert!(answered > 100, "{answered}");
+        // A manual caster, or a scripted one, chooses to cast Glimpse the Unthinkable: its target
+        // waits, or the script answers it, in the same frames either way.
+        for scripted in [false, true] {
+            let games = [true, false].map(|framed| {
+                super::FRAMED_CASTS.with(|c| c.set(framed));
+                let mut g = Game::new(2, 1).unwrap();
+                g.add_cards(0, ZoneKind::Battlefield, &["Island", "Swamp"], Position::Top, db).unwrap();
+                let card = g.add_cards(0, ZoneKind::Hand, &["Glimpse the Unthinkable"], Position::Top, db).unwrap()[0];
+                g.set_policy(0, Policy::Manual).unwrap();
+                g.set_recording(true);
+                assert_eq!(g.play_one().unwrap(), crate::game::Progress::Paused);
+                let Some(crate::decision::Decision { choice: crate::decision::Choice::Actions { options }, .. }) = g.pending() else { panic!() };
+                let index = options.iter().position(|a| *a == super::PriorityAction::Cast { card }).unwrap() as u32;
+                if scripted {
+                    g.script(0, vec![crate::decision::Answer::Targets { targets: vec![crate::target::TargetRef::Player(0)] }]).unwrap();
+                }
+                let progress = g.answer(crate::decision::Answer::Action { index }).unwrap();
+                super::FRAMED_CASTS.with(|c| c.set(false));
+                (progress, g)
+            });
+            assert_eq!(games[0].0, games[1].0, "scripted: {scripted}");
+            assert_eq!(games[0].1.save_json(), games[1].1.save_json(), "scripted: {scripted}");
+            assert_eq!(games[0].1.pending().is_some(), !scripted);
+        }
     }
 
     #[test]

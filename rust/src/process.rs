@@ -359,6 +359,23 @@ impl Game {
         Ok(false)
     }
 
+    /// The answer [`Game::take_up`] gives `decision` at once, given by an action that goes on
+    /// without waiting in a frame: forced, or its player's policy's (recorded as there). `None`
+    /// where a script or strict mode would answer it (either may fail the action) or nobody
+    /// inside the engine does: the action then waits in its frame for take_up.
+    pub(crate) fn answer_at_once(&mut self, decision: &Decision) -> Option<crate::decision::Answer> {
+        if let Some(a) = decision.forced_answer() {
+            return Some(a);
+        }
+        if self.strict || !self.seats[decision.player as usize].script.is_empty() {
+            return None;
+        }
+        // (With no script and not strict, the policy's answer never fails.)
+        let a = self.auto_answer(decision).ok().flatten()?;
+        self.record_answer(decision.player, &a);
+        Some(a)
+    }
+
     /// After an action done outside frames: what would happen before a player next receives
     /// priority (state-based actions, the legend rule, triggers), which may ask decisions.
     pub(crate) fn settle(&mut self) -> Result<Progress> {
