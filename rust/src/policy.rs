@@ -72,10 +72,11 @@ fn goldfish_answer(d: &Decision) -> Answer {
     match &d.choice {
         // Aim at opponents first ("target player mills", "any target").
         Choice::Targets { options, max, .. } => {
-            let mut ranked = options.clone();
-            ranked.sort_by_key(|t| matches!(t, crate::target::TargetRef::Player(p) if *p == d.player));
-            ranked.truncate(*max as usize);
-            Answer::Targets { targets: ranked }
+            // The options in order, the goldfish itself put last (a stable ranking), as many as
+            // may be chosen.
+            let own = |t: &&crate::target::TargetRef| matches!(t, crate::target::TargetRef::Player(p) if *p == d.player);
+            let ranked = options.iter().filter(|t| !own(t)).chain(options.iter().filter(own));
+            Answer::Targets { targets: ranked.take(*max as usize).copied().collect() }
         }
         _ => first_answer(d),
     }
@@ -276,6 +277,26 @@ mod tests {
     use crate::game::Game;
     use crate::play::PriorityAction;
     use crate::zone::{Position, ZoneKind};
+
+    #[test]
+    fn the_goldfish_aims_at_others_first_keeping_the_options_order() {
+        // The goldfish's targets are the options ranked stably with itself last, as many as
+        // it may choose: for random lists of players and objects. Mutation caught: its own
+        // player options kept in place.
+        use crate::decision::{Answer, Choice, Decision, Purpose};
+        use crate::target::TargetRef;
+        let mut rng = crate::rng::Rng::new(0x7a6e);
+        for _ in 0..500 {
+            let options: Vec<TargetRef> =
+                (0..rng.below(7)).map(|_| if rng.below(2) == 0 { TargetRef::Player(rng.below(3) as u8) } else { TargetRef::Object(crate::object::ObjId(rng.below(5))) }).collect();
+            let max = rng.below(options.len() as u64 + 2) as u32;
+            let d = Decision { player: 1, purpose: Purpose::Targets { index: 0 }, choice: Choice::Targets { options: options.clone(), min: 0, max } };
+            let mut ranked = options.clone();
+            ranked.sort_by_key(|t| *t == TargetRef::Player(1));
+            ranked.truncate(max as usize);
+            assert_eq!(super::goldfish_answer(&d), Answer::Targets { targets: ranked }, "{options:?} {max}");
+        }
+    }
 
     #[test]
     fn the_goldfish_cycles_the_first_card_it_would_and_takes_a_loyalty_ability_before() {
