@@ -261,9 +261,9 @@ impl Game {
     }
 
     /// [`Game::tap_for_payment`] for a plain source of `p`'s (see [`crate::game::UntappedMana`]),
-    /// untapped, that makes one mana of the type of index `t` only: as [`Game::tap_slot`]
-    /// would, tapping it counts it among `p`'s tapped permanents and takes it off the count of
-    /// untapped sources of that type.
+    /// untapped, that makes one mana of the type of index `t` only and isn't sacrificed for it
+    /// (`Object::one_mana`): as [`Game::tap_slot`] would, tapping it counts it among `p`'s
+    /// tapped permanents and takes it off the count of untapped sources of that type.
     #[inline(always)]
     fn tap_plain_for_payment(&mut self, p: u8, slot: u32, t: usize) {
         if self.log.recording {
@@ -272,7 +272,6 @@ impl Game {
         self.objects[slot as usize].tapped = true;
         self.indexed.tapped[p as usize] += 1;
         self.indexed.untapped_mana[p as usize].by_type[t] -= 1;
-        self.sacrifice_if_mana_ability_says(slot);
     }
 
     /// Records the mana the source in `slot` makes toward a payment: all the mana its ability
@@ -478,7 +477,6 @@ pub(crate) fn cannot_pay(cost: &[ManaSymbol], why: &str) -> Error {
 
 #[cfg(test)]
 mod tests {
-    use crate::card::CardDb;
     use crate::game::Game;
     use crate::payment::{solve_counted, ManaType};
     use crate::rng::Rng;
@@ -490,17 +488,25 @@ mod tests {
         // ones do — the same taps in the same order (the same mana events), the same pool
         // left, whichever lands are tapped and whatever the pool holds — and a cost they can't
         // pay changes nothing; an untapped land with a choice of types, a source making other
-        // than one mana, or a cost taking over 16 sources leaves the payment to `solve`.
-        let db = CardDb::builtin();
+        // than one mana, one sacrificed for its mana (CR 605.3a), or a cost taking over 16
+        // sources leaves the payment to `solve`.
+        let db = crate::test_support::builtin_and([serde_json::json!({"name": "Colorless Petal", "mana_cost": "{0}", "type_line": "Artifact",
+            "oracle_text": "{T}, Sacrifice Colorless Petal: Add {C}.", "rules": {"mana": [{"produce": ["C"], "sacrifice": true}]}})]);
+        let db = &db;
         let mut rng = Rng::new(0x9a7);
+        let mut sacrificed = 0;
         for round in 0..3000 {
             let mut g = Game::new(2, 1).unwrap();
             let names = ["Island", "Swamp", "Forest", "Wastes", "Canyon Slough", "Everflowing Chalice"];
             let kinds = [4, 5, 6][round % 3];
+            // One round in five, a source sacrificed for its mana among them.
+            let petals = round % 5 == 1;
             // One round in four, battlefields and costs large enough to take over 16 sources
             // (few of them tapped).
             let many = round % 4 == 3;
-            let lands: Vec<&str> = (0..if many { 17 + rng.below(12) } else { rng.below(9) }).map(|_| names[rng.below(kinds) as usize]).collect();
+            let lands: Vec<&str> = (0..if many { 17 + rng.below(12) } else { rng.below(9) })
+                .map(|_| if petals && rng.below(4) == 0 { "Colorless Petal" } else { names[rng.below(kinds) as usize] })
+                .collect();
             let ids = g.add_cards(0, ZoneKind::Battlefield, &lands, Position::Top, db).unwrap();
             for id in ids {
                 if rng.below(if many { 8 } else { 3 }) == 0 {
@@ -530,8 +536,19 @@ mod tests {
                     // The untapped sources' counts (never saved) follow the taps as well.
                     assert!(in_place.indexed == g.indexed && in_place.battlefield_index_is_current(), "{lands:?} {need:?} {generic}");
                 }
-                None => assert!(g.mana_sources(0).iter().any(|s| s.options.len() > 1) || lands.contains(&"Everflowing Chalice") || lands.len() > 16, "{lands:?}"),
+                None => {
+                    assert!(
+                        g.mana_sources(0).iter().any(|s| s.options.len() > 1) || lands.contains(&"Everflowing Chalice") || lands.contains(&"Colorless Petal") || lands.len() > 16,
+                        "{lands:?}"
+                    );
+                    if let Some(Some(payment)) = listed {
+                        let graveyard = g.players[0].graveyard.len();
+                        g.execute_payment(0, &payment);
+                        sacrificed += g.players[0].graveyard.len() - graveyard;
+                    }
+                }
             }
         }
+        assert!(sacrificed > 5, "{sacrificed}");
     }
 }

@@ -68,7 +68,8 @@ pub struct Object {
     #[serde(default)]
     pub flags: u16,
     /// The mana types its card's mana ability makes, if that ability makes exactly one mana
-    /// a tap (a basic land's); empty otherwise, when the definition says what it makes.
+    /// a tap and doesn't sacrifice it (a basic land's); empty otherwise, when the definition
+    /// says what it makes.
     /// Cached from the definition like `flags`, so counting mana touches only this table.
     #[serde(skip)]
     pub(crate) one_mana: crate::payment::ManaTypes,
@@ -142,10 +143,12 @@ impl Object {
         defs.into_iter().fold(0, |f, d| f | Object::flags_of(d))
     }
 
-    /// The [`Object::one_mana`] of an object with the printed characteristics of `def`.
+    /// The [`Object::one_mana`] of an object with the printed characteristics of `def`. A
+    /// source sacrificed for its mana (CR 605.3a) isn't one: tapping a plain source, which
+    /// counting pays with, then never sacrifices anything.
     pub(crate) fn one_mana_of(def: &crate::card::CardDef) -> crate::payment::ManaTypes {
         match &def.mana {
-            Some(crate::card::ManaProfile { types, amount: crate::rules::Amount::Fixed(1) }) => types.iter().copied().collect(),
+            Some(crate::card::ManaProfile { types, amount: crate::rules::Amount::Fixed(1) }) if !def.sacrificed_for_mana => types.iter().copied().collect(),
             _ => Default::default(),
         }
     }
