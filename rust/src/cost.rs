@@ -138,11 +138,7 @@ impl Game {
                 return Some(false);
             }
         }
-        for &s in &taps[..n] {
-            // The index of the one type it makes.
-            let t = self.objects[s as usize].one_mana.0.trailing_zeros() as usize;
-            self.tap_plain_for_payment(p, s, t);
-        }
+        self.tap_plain_for_payment(p, &taps[..n]);
         if pooled {
             self.players[p as usize].pool = pool;
         }
@@ -261,17 +257,28 @@ impl Game {
     }
 
     /// [`Game::tap_for_payment`] for a plain source of `p`'s (see [`crate::game::UntappedMana`]),
-    /// untapped, that makes one mana of the type of index `t` only and isn't sacrificed for it
-    /// (`Object::one_mana`): as [`Game::tap_slot`] would, tapping it counts it among `p`'s
-    /// tapped permanents and takes it off the count of untapped sources of that type.
+    /// for the plain sources of `p`'s in `slots` (see [`crate::game::UntappedMana`]), untapped,
+    /// each making one mana of one type only and not sacrificed for it (`Object::one_mana`),
+    /// tapped in order: as [`Game::tap_slot`] would, tapping them counts them among `p`'s
+    /// tapped permanents and takes each off the count of untapped sources of its type (the
+    /// counts changed once, after: nothing here reads them).
     #[inline(always)]
-    fn tap_plain_for_payment(&mut self, p: u8, slot: u32, t: usize) {
-        if self.log.recording {
-            self.log_mana_added(p, slot, ManaType::ALL[t]);
+    fn tap_plain_for_payment(&mut self, p: u8, slots: &[u32]) {
+        let mut by_type = [0u32; 6];
+        for &slot in slots {
+            // The index of the one type it makes.
+            let t = self.objects[slot as usize].one_mana.0.trailing_zeros() as usize;
+            if self.log.recording {
+                self.log_mana_added(p, slot, ManaType::ALL[t]);
+            }
+            self.objects[slot as usize].tapped = true;
+            by_type[t] += 1;
         }
-        self.objects[slot as usize].tapped = true;
-        self.indexed.tapped[p as usize] += 1;
-        self.indexed.untapped_mana[p as usize].by_type[t] -= 1;
+        self.indexed.tapped[p as usize] += slots.len() as u32;
+        let counted = &mut self.indexed.untapped_mana[p as usize].by_type;
+        for t in 0..6 {
+            counted[t] -= by_type[t];
+        }
     }
 
     /// Records the mana the source in `slot` makes toward a payment: all the mana its ability
