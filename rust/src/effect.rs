@@ -127,8 +127,9 @@ pub(crate) struct PlainList {
 struct PlainStep {
     mill: bool,
     who: PlainWho,
-    /// The number, or `None` for half the player's library rounded up, read as it happens.
-    count: Option<u32>,
+    /// The number is half the player's library rounded up, read as it happens, not `count`.
+    half: bool,
+    count: u32,
 }
 
 /// The player a [`PlainStep`] names.
@@ -160,8 +161,10 @@ impl PlainList {
         PlainList::from(&def.rules.as_enters, cast, def.reads_milled)
     }
 
+    /// Built in place by the caller: only whether `list` is plain comes back from the call.
+    #[inline(always)]
     fn from(list: &[Effect], cast: &CastInfo, keep: bool) -> Option<PlainList> {
-        let step = PlainStep { mill: false, who: PlainWho::You, count: None };
+        let step = PlainStep { mill: false, who: PlainWho::You, half: false, count: 0 };
         let mut plain = PlainList { steps: [step; 4], len: 0, after_if: 0, branches: false, keep };
         plain.add(list, cast)?;
         Some(plain)
@@ -189,14 +192,14 @@ impl PlainList {
                 Who::Target(0) => PlainWho::Target,
                 _ => return None,
             };
-            let count = match count {
-                Amount::Fixed(n) => Some(*n),
-                Amount::Dynamic(Dynamic::X) => Some(cast.x),
-                Amount::Dynamic(Dynamic::Kicks) => Some(cast.printed_kicks()),
-                Amount::Dynamic(Dynamic::HalfLibraryRoundedUp) => None,
+            let (half, count) = match count {
+                Amount::Fixed(n) => (false, *n),
+                Amount::Dynamic(Dynamic::X) => (false, cast.x),
+                Amount::Dynamic(Dynamic::Kicks) => (false, cast.printed_kicks()),
+                Amount::Dynamic(Dynamic::HalfLibraryRoundedUp) => (true, 0),
                 Amount::Dynamic(_) => return None,
             };
-            self.steps[self.len as usize] = PlainStep { mill, who, count };
+            self.steps[self.len as usize] = PlainStep { mill, who, half, count };
             self.len += 1;
         }
         Some(())
@@ -236,7 +239,7 @@ impl PlainList {
             if g.players[p as usize].lost.is_some() {
                 continue;
             }
-            let n = step.count.unwrap_or_else(|| (g.players[p as usize].library.len() as u32).div_ceil(2));
+            let n = if step.half { (g.players[p as usize].library.len() as u32).div_ceil(2) } else { step.count };
             if step.mill {
                 // The first step: nothing was done yet.
                 let n = g.mill_count(p, n, &[]).ok()?;
