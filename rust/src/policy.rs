@@ -195,15 +195,19 @@ impl crate::game::Game {
         }
         // Whether it wants to cycle, found only if a cycling ability comes up (a land or spell
         // it plays first usually settles the action without it).
-        let cycle = std::cell::OnceCell::new();
-        let wants_to_cycle = || {
-            *cycle.get_or_init(|| {
+        // (A plain cell: a `OnceCell` left its initialisation out of line.)
+        let cycle = std::cell::Cell::new(None);
+        let wants_to_cycle = || match cycle.get() {
+            Some(wants) => wants,
+            None => {
                 use crate::object::Object;
                 let flags = |s: u32| self.objects[s as usize].flags;
                 let lacks_lands = !hand.iter().any(|&s| flags(s) & Object::LAND != 0);
                 let lacks_spells = !hand.iter().any(|&s| flags(s) & (Object::LAND | Object::CYCLING) == 0);
-                sorcery_time && (lacks_lands || lacks_spells)
-            })
+                let wants = sorcery_time && (lacks_lands || lacks_spells);
+                cycle.set(Some(wants));
+                wants
+            }
         };
         // Only a +N or 0 loyalty ability (sorcery speed, CR 606.3) or, when it wants to, cycling
         // are worth asking whether they could be activated.
