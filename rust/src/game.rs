@@ -259,15 +259,17 @@ pub(crate) struct BattlefieldIndex {
     /// over: only the payer's own).
     pub mana: smallvec::SmallVec<[IndexList; 2]>,
     /// What each player's mana sources on their list give now, counted as they come and go
-    /// and tap and untap, so that counting a player's supply needn't walk their list.
-    pub untapped_mana: smallvec::SmallVec<[UntappedMana; 2]>,
+    /// and tap and untap, so that counting a player's supply needn't walk their list. By
+    /// seat, the unseated left at zero: read on every count of a supply, which a list's length
+    /// check would cost.
+    pub untapped_mana: [UntappedMana; MAX_PLAYERS],
     /// How many tapped permanents each player controls, so that the untap step stops looking
     /// once it has untapped them all.
     pub tapped: [u32; MAX_PLAYERS],
     /// The kinds of event ([`crate::trigger::kind`]) the triggered abilities of each player's
     /// permanents wait for, by controller: an event no permanent waits for needn't be matched
-    /// against any.
-    pub listening: smallvec::SmallVec<[u16; 4]>,
+    /// against any. By seat, as [`BattlefieldIndex::untapped_mana`].
+    pub listening: [u16; MAX_PLAYERS],
     /// [`BattlefieldIndex::listening`] of all players, or-ed together.
     pub listening_any: u16,
     /// The kinds of static ability ([`crate::rules::static_kind`]) the permanents have: a
@@ -326,9 +328,9 @@ impl Clone for BattlefieldIndex {
             activated: self.activated.clone(),
             fragile: self.fragile.clone(),
             mana: self.mana.clone(),
-            untapped_mana: self.untapped_mana.clone(),
+            untapped_mana: self.untapped_mana,
             tapped: self.tapped,
-            listening: self.listening.clone(),
+            listening: self.listening,
             listening_any: self.listening_any,
             static_kinds: self.static_kinds,
         }
@@ -351,21 +353,20 @@ impl Clone for BattlefieldIndex {
         copy_list(&mut self.statics, &src.statics);
         copy_list(&mut self.activated, &src.activated);
         copy_list(&mut self.fragile, &src.fragile);
-        self.mana.resize_with(src.mana.len(), IndexList::new);
+        // The seats past the players', zero in both when they have as many players, needn't
+        // be copied then.
+        let players = src.mana.len();
+        if self.mana.len() == players {
+            self.untapped_mana[..players].copy_from_slice(&src.untapped_mana[..players]);
+        } else {
+            self.untapped_mana = src.untapped_mana;
+        }
+        self.mana.resize_with(players, IndexList::new);
         for (to, from) in self.mana.iter_mut().zip(&src.mana) {
             copy_list(to, from);
         }
-        if self.untapped_mana.len() == src.untapped_mana.len() {
-            self.untapped_mana.copy_from_slice(&src.untapped_mana);
-        } else {
-            self.untapped_mana.clone_from(&src.untapped_mana);
-        }
         self.tapped = src.tapped;
-        if self.listening.len() == src.listening.len() {
-            self.listening.copy_from_slice(&src.listening);
-        } else {
-            self.listening.clone_from(&src.listening);
-        }
+        self.listening = src.listening;
         self.listening_any = src.listening_any;
         self.static_kinds = src.static_kinds;
     }
@@ -376,8 +377,6 @@ impl BattlefieldIndex {
     fn new(players: usize) -> Self {
         BattlefieldIndex {
             mana: (0..players).map(|_| IndexList::new()).collect(),
-            untapped_mana: (0..players).map(|_| UntappedMana::default()).collect(),
-            listening: smallvec::smallvec![0; players],
             ..Default::default()
         }
     }
@@ -389,9 +388,9 @@ impl BattlefieldIndex {
         self.activated.clear();
         self.fragile.clear();
         self.mana.iter_mut().for_each(|list| list.clear());
-        self.untapped_mana.iter_mut().for_each(|count| *count = UntappedMana::default());
+        self.untapped_mana = Default::default();
         self.tapped = [0; MAX_PLAYERS];
-        self.listening.iter_mut().for_each(|kinds| *kinds = 0);
+        self.listening = [0; MAX_PLAYERS];
         self.listening_any = 0;
         self.static_kinds = 0;
         for &s in battlefield {
@@ -455,7 +454,7 @@ impl BattlefieldIndex {
     /// from the permanents with such abilities (after one left or changed controller: a union
     /// can't be taken apart).
     fn renote_abilities(&mut self, objects: &[Object], defs: &[Arc<CardDef>]) {
-        self.listening.iter_mut().for_each(|kinds| *kinds = 0);
+        self.listening = [0; MAX_PLAYERS];
         self.listening_any = 0;
         for i in 0..self.triggers.len() {
             let o = &objects[self.triggers[i] as usize];
@@ -2011,7 +2010,7 @@ impl Game {
     /// Rebuilds the derived battlefield index (after a change, or a restore from a snapshot).
     pub(crate) fn reindex_battlefield(&mut self) {
         let players = self.players.len();
-        if self.indexed.mana.len() != players || self.indexed.untapped_mana.len() != players || self.indexed.listening.len() != players {
+        if self.indexed.mana.len() != players {
             self.indexed = BattlefieldIndex::new(self.players.len()); // a snapshot loaded
         }
         self.indexed.rebuild(&self.battlefield, &self.objects, &self.defs);
