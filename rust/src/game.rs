@@ -256,8 +256,12 @@ pub(crate) struct BattlefieldIndex {
     /// must look at even when no damage, counter or effect could have changed them.
     pub fragile: IndexList,
     /// Permanents with a mana ability, by controller (what paying and counting mana look
-    /// over: only the payer's own).
-    pub mana: smallvec::SmallVec<[IndexList; 2]>,
+    /// over: only the payer's own). By seat, the unseated empty: looked over on every payment
+    /// and untap step, which a list's length check would cost.
+    pub mana: [IndexList; MAX_PLAYERS],
+    /// How many players the game has: the seats [`BattlefieldIndex::mana`] and the counts by
+    /// seat use.
+    pub players: usize,
     /// What each player's mana sources on their list give now, counted as they come and go
     /// and tap and untap, so that counting a player's supply needn't walk their list. By
     /// seat, the unseated left at zero: read on every count of a supply, which a list's length
@@ -328,6 +332,7 @@ impl Clone for BattlefieldIndex {
             activated: self.activated.clone(),
             fragile: self.fragile.clone(),
             mana: self.mana.clone(),
+            players: self.players,
             untapped_mana: self.untapped_mana,
             tapped: self.tapped,
             listening: self.listening,
@@ -353,18 +358,14 @@ impl Clone for BattlefieldIndex {
         copy_list(&mut self.statics, &src.statics);
         copy_list(&mut self.activated, &src.activated);
         copy_list(&mut self.fragile, &src.fragile);
-        // The seats past the players', zero in both when they have as many players, needn't
-        // be copied then.
-        let players = src.mana.len();
-        if self.mana.len() == players {
-            self.untapped_mana[..players].copy_from_slice(&src.untapped_mana[..players]);
-        } else {
-            self.untapped_mana = src.untapped_mana;
-        }
-        self.mana.resize_with(players, IndexList::new);
-        for (to, from) in self.mana.iter_mut().zip(&src.mana) {
+        // The seats past the players', empty and zero in both when they have as many players,
+        // needn't be copied then.
+        let players = if self.players == src.players { src.players } else { MAX_PLAYERS };
+        self.untapped_mana[..players].copy_from_slice(&src.untapped_mana[..players]);
+        for (to, from) in self.mana[..players].iter_mut().zip(&src.mana[..players]) {
             copy_list(to, from);
         }
+        self.players = src.players;
         self.tapped = src.tapped;
         self.listening = src.listening;
         self.listening_any = src.listening_any;
@@ -375,10 +376,7 @@ impl Clone for BattlefieldIndex {
 impl BattlefieldIndex {
     /// An empty index for a game of `players` players.
     fn new(players: usize) -> Self {
-        BattlefieldIndex {
-            mana: (0..players).map(|_| IndexList::new()).collect(),
-            ..Default::default()
-        }
+        BattlefieldIndex { players, ..Default::default() }
     }
 
     fn rebuild(&mut self, battlefield: &[u32], objects: &[Object], defs: &[Arc<CardDef>]) {
@@ -2010,7 +2008,7 @@ impl Game {
     /// Rebuilds the derived battlefield index (after a change, or a restore from a snapshot).
     pub(crate) fn reindex_battlefield(&mut self) {
         let players = self.players.len();
-        if self.indexed.mana.len() != players {
+        if self.indexed.players != players {
             self.indexed = BattlefieldIndex::new(self.players.len()); // a snapshot loaded
         }
         self.indexed.rebuild(&self.battlefield, &self.objects, &self.defs);
