@@ -175,11 +175,14 @@ impl AdvanceProc {
             if self.discarding {
                 return self.after_discard(g);
             }
-            g.empty_mana_pools();
             // Players who got priority in a cleanup step pass into another cleanup step
             // (CR 514.3a).
             let again = g.step == Step::Cleanup;
             let next = if again { Some(Step::Cleanup) } else { g.step.next() };
+            if next == Some(Step::Draw) {
+                return g.begin_draw_step();
+            }
+            g.empty_mana_pools();
             let Some(next) = next else {
                 g.start_turn();
                 continue;
@@ -193,23 +196,11 @@ impl AdvanceProc {
             // "At the beginning of ..." (CR 603.2). A cleanup step that follows one in which
             // players got priority (CR 514.3a) doesn't trigger them again: an ability that
             // triggers at every cleanup would otherwise never let the turn end.
-            if next != Step::Draw && !again {
+            if !again {
                 g.fire(crate::trigger::TriggerEvent::StepBegan { step: next });
             }
             match next {
-                Step::Untap => unreachable!("the untap step begins a turn"),
-                Step::Draw => {
-                    // CR 103.8a, 614.10: in a two-player game the starting player skips the draw
-                    // step of their first turn — it doesn't happen at all. In other multiplayer
-                    // games nobody skips it (103.8c).
-                    if g.turn == 1 && g.active == g.starting_player && g.players.len() == 2 {
-                        g.unlog_first_draw_step();
-                        continue;
-                    }
-                    let active = g.active;
-                    g.draw_one_inline(active);
-                    g.fire(crate::trigger::TriggerEvent::StepBegan { step: next });
-                }
+                Step::Untap | Step::Draw => unreachable!("the untap step begins a turn; the draw step is begun above"),
                 Step::DeclareBlockers | Step::CombatDamage => unreachable!("skipped (Step::next)"),
                 Step::Cleanup => {
                     let active = g.active;
@@ -232,10 +223,8 @@ impl AdvanceProc {
                     g.begin_quiet_step(Step::Upkeep);
                     return;
                 }
-                _ => {}
+                _ => unreachable!("a step that begins quietly is begun above"),
             }
-            g.priority_to(g.active);
-            return;
         }
     }
 }
@@ -348,6 +337,9 @@ impl Game {
             }
             match next {
                 Some(next) => self.begin_quiet_step(next),
+                // Most often after a new turn's upkeep: the draw step follows, begun at once
+                // as the advance would find and begin it.
+                None if self.step == Step::Upkeep => self.begin_draw_step(),
                 None => AdvanceProc::new().advance(self),
             }
             // The state-based actions were checked as the pass began, finding nothing (CR
@@ -589,6 +581,28 @@ impl Game {
         for p in 0..self.players.len() {
             self.players[p].pool = ManaPool::EMPTY;
         }
+    }
+
+    /// The upkeep ends, mana pools emptied (CR 500.5), and the draw step begins: the active
+    /// player draws (CR 504.1), "at the beginning of the draw step" abilities trigger
+    /// (CR 603.2) and the active player is to receive priority (CR 504.2). Out of line: the
+    /// advance and the unattended end of an upkeep begin it alike.
+    #[inline(never)]
+    fn begin_draw_step(&mut self) {
+        self.empty_mana_pools();
+        self.step = Step::Draw;
+        self.log.push_with(|| Event::StepBegan { turn: self.turn, step: Step::Draw, active: self.active });
+        // CR 103.8a, 614.10: in a two-player game the starting player skips the draw step of
+        // their first turn — it doesn't happen at all, and the game goes on to the precombat
+        // main phase. In other multiplayer games nobody skips it (103.8c).
+        if self.turn == 1 && self.active == self.starting_player && self.players.len() == 2 {
+            self.unlog_first_draw_step();
+            return AdvanceProc::new().advance(self);
+        }
+        let active = self.active;
+        self.draw_one_inline(active);
+        self.fire(crate::trigger::TriggerEvent::StepBegan { step: Step::Draw });
+        self.priority_to(active);
     }
 
     /// `next`, a step of this turn with no turn-based action ([`Step::begins_quietly`]),
