@@ -223,7 +223,12 @@ impl AdvanceProc {
                     g.begin_quiet_step(Step::Upkeep);
                     return;
                 }
-                _ => unreachable!("a step that begins quietly is begun above"),
+                // A step with a turn-based action the engine doesn't do yet (none today: a
+                // step that begins quietly is begun above): its active player gets priority.
+                _ => {
+                    g.priority_to(g.active);
+                    return;
+                }
             }
         }
     }
