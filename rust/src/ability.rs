@@ -94,6 +94,22 @@ pub(crate) struct ActivateProc {
     pub(crate) history_len: usize,
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Set by tests to pay every automatic activation by its listed payment, to compare the
+    /// payment in place with it.
+    pub(crate) static LISTED_ACTIVATION_PAYMENTS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// How an activation's mana is paid as it is committed (CR 601.2h via 602.2b).
+enum ManaPaid<'a> {
+    /// By this payment, found beforehand.
+    Listed(&'a crate::payment::Payment),
+    /// This much generic mana, by the first untapped of the player's plain sources, tapped in
+    /// place (see [`Game::generic_paid_in_place`]).
+    InPlace(u64),
+}
+
 impl Game {
     /// The player with priority activates ability `index` of `source` (CR 602.2), with no
     /// choices made up front.
@@ -112,7 +128,7 @@ impl Game {
         if !has_choices {
             if let Some(payment) = self.payment_without_choices(p, slot, index) {
                 return self.perform_from(|g| {
-                    let id = g.commit_activation(p, slot, index as u16, Chosen::default(), &payment);
+                    let id = g.commit_activation(p, slot, index as u16, Chosen::default(), ManaPaid::Listed(&payment));
                     g.output.push(id);
                 });
             }
@@ -451,6 +467,27 @@ impl Game {
         crate::payment::solve_generic(generic, self.payment_sources(p, slot, index, sacrifice)).flatten()
     }
 
+    /// The generic mana the payment [`Game::automatic_generic_payment`] finds would take, when
+    /// [`Game::pay_generic_in_place`] pays it the same way: auto-pay, an empty pool, a cost of
+    /// generic mana only that taps, untaps and sacrifices nothing (every untapped source may
+    /// pay), and only plain sources, at least as many untapped as it takes (16 at most), each
+    /// making one mana: the first untapped ones in list order pay, as `solve_generic` taps them.
+    fn generic_paid_in_place(&self, p: u8, slot: u32, index: u16, x: u32, sacrifice: Option<ObjId>) -> Option<u64> {
+        if !self.seats[p as usize].auto_pay || !self.players[p as usize].pool.is_empty() || sacrifice.is_some() {
+            return None;
+        }
+        let ability = &self.def_of_slot(slot).rules.activated[index as usize];
+        if ability.cost.tap || ability.cost.untap {
+            return None;
+        }
+        let counted = &self.indexed.untapped_mana[p as usize];
+        if counted.others != 0 || counted.choosing != 0 || self.indexed.mana[p as usize].len() > 64 {
+            return None;
+        }
+        let generic = self.generic_only(ability, x)?;
+        (generic <= 16 && generic <= counted.by_type.iter().map(|&n| u64::from(n)).sum::<u64>()).then_some(generic)
+    }
+
     /// The mana sources that may pay for ability `index` of the object in `slot`: `p`'s
     /// untapped ones, except the source itself if the cost taps or untaps it and the
     /// permanent being sacrificed (neither can also tap for mana toward the same cost).
@@ -672,9 +709,18 @@ impl ActivateProc {
                 Err(e) => return Step::Fail(e),
             }
         }
+        let in_place = if self.asked { None } else { g.generic_paid_in_place(self.player, slot, self.index, self.x, self.sacrifice) };
+        #[cfg(test)]
+        let in_place = in_place.filter(|_| !LISTED_ACTIVATION_PAYMENTS.with(std::cell::Cell::get));
+        if let Some(generic) = in_place {
+            let id = g.commit_activation(self.player, slot, self.index, self.chosen(), ManaPaid::InPlace(generic));
+            g.output.push(id);
+            g.spare_activate.keep(self);
+            return Step::Done;
+        }
         let automatic = if self.asked { None } else { g.automatic_generic_payment(self.player, slot, self.index, self.x, self.sacrifice) };
         if let Some(payment) = automatic {
-            let id = g.commit_activation(self.player, slot, self.index, self.chosen(), &payment);
+            let id = g.commit_activation(self.player, slot, self.index, self.chosen(), ManaPaid::Listed(&payment));
             g.output.push(id);
             g.spare_activate.keep(self);
             return Step::Done;
@@ -704,7 +750,7 @@ impl ActivateProc {
         match payment {
             // By reference: a payment is large to move.
             Ok(ref payment) => {
-                let id = g.commit_activation(self.player, slot, self.index, self.chosen(), payment);
+                let id = g.commit_activation(self.player, slot, self.index, self.chosen(), ManaPaid::Listed(payment));
                 g.output.push(id);
                 g.spare_activate.keep(self);
                 Step::Done
@@ -717,7 +763,7 @@ impl ActivateProc {
 impl Game {
     /// Puts the ability on the stack (its targets move there) and pays its costs (CR 602.2a, h), then what that
     /// triggers waits for priority (CR 601.2i via 602.2b).
-    fn commit_activation(&mut self, p: u8, slot: u32, index: u16, a: Chosen, payment: &crate::payment::Payment) -> ObjId {
+    fn commit_activation(&mut self, p: u8, slot: u32, index: u16, a: Chosen, payment: ManaPaid) -> ObjId {
         let source = self.id_of(slot);
         // The cost's parts, read before anything changes (no clone of the definition).
         let ability = &self.def_of_slot(slot).rules.activated[index as usize];
@@ -734,7 +780,10 @@ impl Game {
             self.reveal_to_all(&[source]);
             self.log.push_with(|| Event::Revealed { player: p, cards: vec![source] });
         }
-        self.execute_payment(p, payment);
+        match payment {
+            ManaPaid::Listed(payment) => self.execute_payment(p, payment),
+            ManaPaid::InPlace(generic) => self.pay_generic_in_place(p, generic),
+        }
         if pay_life > 0 {
             self.change_life(p, -i64::from(pay_life));
         }
@@ -784,8 +833,51 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use crate::card::CardDb;
+    use crate::event::Event;
     use crate::game::Game;
+    use crate::policy::Policy;
     use crate::zone::{Position, ZoneKind};
+
+    #[test]
+    fn an_activation_paid_in_place_is_paid_as_its_listed_payment() {
+        // CR 601.2g–h via 602.2b: cycling (or any activation) whose generic mana the first
+        // untapped plain sources pay, tapped in place, leaves every game as the listed payment
+        // does — the same sources tapped, the same events and state — for goldfish, first-option
+        // and random players, recording or not.
+        let db = CardDb::builtin();
+        let decks = crate::test_support::example_decks();
+        let policies = [Policy::Goldfish, Policy::First, Policy::Random];
+        let mut paid = 0;
+        for seed in 0..48 {
+            let games = [true, false].map(|listed| {
+                super::LISTED_ACTIVATION_PAYMENTS.with(|c| c.set(listed));
+                let mut g = Game::from_decks_played_by(&decks, seed, &crate::game::Setup::default(), db, &[policies[seed as usize % 3], policies[seed as usize / 3 % 3]]).unwrap();
+                g.set_recording(seed % 4 != 3);
+                while !g.is_over() && g.turn < 30 {
+                    g.play_one().unwrap();
+                }
+                super::LISTED_ACTIVATION_PAYMENTS.with(|c| c.set(false));
+                g
+            });
+            assert_eq!(games[0].save_json(), games[1].save_json(), "seed {seed}");
+            assert_eq!(games[0].events(), games[1].events(), "seed {seed}");
+            // Activations with mana tapped for them (their mana is added after the card is
+            // revealed, before the activation is announced).
+            let mut tapped = false;
+            for e in games[1].events() {
+                match e {
+                    Event::ManaAdded { .. } => tapped = true,
+                    Event::AbilityActivated { .. } => {
+                        paid += usize::from(tapped);
+                        tapped = false;
+                    }
+                    Event::SpellCast { .. } | Event::Revealed { .. } => tapped = false,
+                    _ => {}
+                }
+            }
+        }
+        assert!(paid > 30, "{paid}");
+    }
 
     #[test]
     fn mana_payability_counts_as_the_solver_decides() {

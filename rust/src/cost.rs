@@ -145,6 +145,24 @@ impl Game {
         Some(true)
     }
 
+    /// Pays `generic` mana, at most 16, from `p`'s first untapped sources when all are plain
+    /// and enough are untapped, the pool empty: [`Game::pay_counted_in_place`]'s payment of
+    /// generic mana alone, without its setup (a caller has counted the sources).
+    pub(crate) fn pay_generic_in_place(&mut self, p: u8, generic: u64) {
+        let mut taps = [0u32; 16];
+        let mut n = 0;
+        for &s in &self.indexed.mana[p as usize] {
+            if n as u64 == generic {
+                break;
+            }
+            if !self.objects[s as usize].tapped {
+                taps[n] = s;
+                n += 1;
+            }
+        }
+        self.tap_plain_for_payment(p, &taps[..n]);
+    }
+
     /// What [`crate::payment::supply`] answers for `p`'s pool and untapped sources other than
     /// the permanent in `except`, counted from the permanents with a mana ability without
     /// building each source (a plain loop costs less than `mana_sources_iter`'s).
