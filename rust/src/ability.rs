@@ -835,7 +835,6 @@ mod tests {
     use crate::card::CardDb;
     use crate::event::Event;
     use crate::game::Game;
-    use crate::policy::Policy;
     use crate::zone::{Position, ZoneKind};
 
     #[test]
@@ -844,21 +843,10 @@ mod tests {
         // untapped plain sources pay, tapped in place, leaves every game as the listed payment
         // does — the same sources tapped, the same events and state — for goldfish, first-option
         // and random players, recording or not.
-        let db = CardDb::builtin();
         let decks = crate::test_support::example_decks();
-        let policies = [Policy::Goldfish, Policy::First, Policy::Random];
         let mut paid = 0;
         for seed in 0..48 {
-            let games = [true, false].map(|listed| {
-                super::LISTED_ACTIVATION_PAYMENTS.with(|c| c.set(listed));
-                let mut g = Game::from_decks_played_by(&decks, seed, &crate::game::Setup::default(), db, &[policies[seed as usize % 3], policies[seed as usize / 3 % 3]]).unwrap();
-                g.set_recording(seed % 4 != 3);
-                while !g.is_over() && g.turn < 30 {
-                    g.play_one().unwrap();
-                }
-                super::LISTED_ACTIVATION_PAYMENTS.with(|c| c.set(false));
-                g
-            });
+            let games = crate::test_support::played_both_ways(&decks, seed, seed % 4 != 3, |listed| super::LISTED_ACTIVATION_PAYMENTS.with(|c| c.set(listed)));
             assert_eq!(games[0].save_json(), games[1].save_json(), "seed {seed}");
             assert_eq!(games[0].events(), games[1].events(), "seed {seed}");
             // Activations with mana tapped for them (their mana is added after the card is

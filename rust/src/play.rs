@@ -892,19 +892,9 @@ mod tests {
             ]),
             deck(&[("Forest", 14), ("Plains", 10), ("Joraga Warcaller", 12), ("Glimpse the Unthinkable", 4), ("Swamp", 4), ("Island", 4), ("Grizzly Bears", 12)]),
         ];
-        let policies = [Policy::Goldfish, Policy::First, Policy::Random];
         let mut answered = 0;
         for seed in 0..72 {
-            let games = [true, false].map(|framed| {
-                super::FRAMED_CASTS.with(|c| c.set(framed));
-                let mut g = Game::from_decks_played_by(&decks, seed, &crate::game::Setup::default(), db, &[policies[seed as usize % 3], policies[seed as usize / 3 % 3]]).unwrap();
-                g.set_recording(seed % 2 == 0);
-                while !g.is_over() && g.turn < 30 {
-                    g.play_one().unwrap();
-                }
-                super::FRAMED_CASTS.with(|c| c.set(false));
-                g
-            });
+            let games = crate::test_support::played_both_ways(&decks, seed, seed % 2 == 0, |framed| super::FRAMED_CASTS.with(|c| c.set(framed)));
             assert_eq!(games[0].save_json(), games[1].save_json(), "seed {seed}");
             assert_eq!(games[0].events(), games[1].events(), "seed {seed}");
             assert!(games[0].history == games[1].history && games[0].unrecorded == games[1].unrecorded, "seed {seed}");

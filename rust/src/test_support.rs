@@ -1,7 +1,9 @@
-//! What the crate's tests share: the built-in example's deck lists, and the built-in card
-//! data with a test's own cards added.
+//! What the crate's tests share: the built-in example's deck lists, the built-in card data
+//! with a test's own cards added, and whole games played two ways to compare.
 
 use crate::card::CardDb;
+use crate::game::{Game, Setup};
+use crate::policy::Policy;
 
 /// The example decks' lists (`mtgsim.EXAMPLE_DECKS`): a Fractured Sanity mill deck against a
 /// creature deck.
@@ -31,4 +33,23 @@ pub(crate) fn builtin_and(cards: impl IntoIterator<Item = serde_json::Value>) ->
     let mut file: serde_json::Value = serde_json::from_str(include_str!("../data/cards.json")).unwrap();
     file["cards"].as_array_mut().unwrap().extend(cards);
     CardDb::from_json(&file.to_string()).unwrap()
+}
+
+/// The game of `seed` between `decks`, each player by the goldfish, first-option or random
+/// policy (chosen by the seed), recording its events or not, played to its end or turn 30
+/// twice: with `way(true)` set before it, then with `way(false)` (a test-only switch between
+/// two ways of doing the same thing, left off after).
+pub(crate) fn played_both_ways(decks: &[Vec<String>], seed: u64, recording: bool, way: impl Fn(bool)) -> [Game; 2] {
+    let policies = [Policy::Goldfish, Policy::First, Policy::Random];
+    let players = [policies[seed as usize % 3], policies[seed as usize / 3 % 3]];
+    [true, false].map(|on| {
+        way(on);
+        let mut g = Game::from_decks_played_by(decks, seed, &Setup::default(), CardDb::builtin(), &players).unwrap();
+        g.set_recording(recording);
+        while !g.is_over() && g.turn < 30 {
+            g.play_one().unwrap();
+        }
+        way(false);
+        g
+    })
 }
