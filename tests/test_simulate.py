@@ -4,8 +4,6 @@ parallel, reproducible per game seed, results as numpy arrays with a summary."""
 from __future__ import annotations
 
 import json
-import multiprocessing
-import os
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -58,43 +56,6 @@ def test_results_do_not_depend_on_workers_chunks_or_slices() -> None:
         assert np.array_equal(getattr(one, name), getattr(joined, name)), name
     other = mtgsim.simulate(EXAMPLE_DECKS, 50, seed=6)
     assert not np.array_equal(one.library, other.library)
-
-
-def _threads() -> set[str]:
-    return set(os.listdir("/proc/self/task"))
-
-
-@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="threads are listed by /proc")
-def test_a_runs_worker_threads_are_kept_for_the_next_run() -> None:
-    # Starting the threads costs about ten games: a second run with as many workers plays on
-    # the same threads, and the results are the same.
-    first = mtgsim.simulate(EXAMPLE_DECKS, 20, seed=5, workers=3)
-    kept = _threads()
-    again = mtgsim.simulate(EXAMPLE_DECKS, 20, seed=5, workers=3)
-    assert _threads() == kept
-    assert np.array_equal(first.library, again.library)
-
-
-def _simulate_in_child(out: Any) -> None:
-    out.put(mtgsim.simulate(EXAMPLE_DECKS, 20, seed=5, workers=2).library.tolist())
-
-
-@pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(), reason="no fork here")
-def test_a_forked_child_starts_its_own_worker_threads() -> None:
-    # The parent's kept threads don't exist in a forked child: a child that used its copy of
-    # the parent's pool would wait forever for them.
-    parent = mtgsim.simulate(EXAMPLE_DECKS, 20, seed=5, workers=2).library.tolist()
-    ctx = multiprocessing.get_context("fork")
-    out = ctx.Queue()
-    child = ctx.Process(target=_simulate_in_child, args=(out,))
-    child.start()
-    try:
-        assert out.get(timeout=120) == parent
-    finally:
-        child.join(timeout=30)
-        if child.is_alive():
-            child.kill()
-    assert child.exitcode == 0
 
 
 def test_the_mill_deck_mills_the_creature_deck_out() -> None:  # CR 704.5b; no combat yet

@@ -321,8 +321,7 @@ def simulate(
     unfinished.
 
     Built-in policies ("goldfish", "random", "first") play inside Rust: ``workers`` threads
-    (all cores by default) share the games, with the interpreter released; the threads are kept
-    for the next run with as many workers (for a few counts at a time). A Python callable
+    (all cores by default) share the games, with the interpreter released. A Python callable
     as a policy (``(game, decision) -> answer``) is the slow path: the games are played one
     by one from Python, from the same seeds. ``progress(done, total)`` is called between
     chunks; a KeyboardInterrupt stops at the next chunk and nothing is returned.

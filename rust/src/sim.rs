@@ -418,7 +418,7 @@ impl Simulation {
         if threads > MAX_THREADS {
             return Err(invalid(format!("{threads} worker threads is out of range (at most {MAX_THREADS}; 0 means one per core)")));
         }
-        let pool = thread_pool(threads)?;
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| invalid(format!("can't start {threads} worker threads: {e}")))?;
         let size = chunk_size(end - start, pool.current_num_threads());
         let chunks: Vec<(u64, u64)> = (start..end).step_by(size as usize).map(|a| (a, a.saturating_add(size).min(end))).collect();
         let parts: Vec<Result<Results>> = pool.install(|| chunks.par_iter().map_init(|| Worker::new(template), |w, &(a, b)| run(w, a, b)).collect());
@@ -445,46 +445,6 @@ impl Worker {
         let game = template.clone();
         Worker { template, game, first: Vec::new() }
     }
-}
-
-/// The pools kept between runs, with the process that started them and the thread count asked
-/// for (0: one per core), the most recently used last. Starting a pool's threads costs about as
-/// much as ten games, which a caller running many small simulations (Monte Carlo from
-/// positions, a benchmark's rounds) would otherwise pay on every one.
-static POOLS: std::sync::Mutex<Vec<(u32, usize, std::sync::Arc<rayon::ThreadPool>)>> = std::sync::Mutex::new(Vec::new());
-
-/// How many pools are kept: callers alternating between a few thread counts reuse theirs,
-/// and one sweeping through many counts doesn't pile up idle threads.
-const KEPT_POOLS: usize = 4;
-
-/// A pool of `threads` threads (one per core if 0): a kept one, or a new one kept from now.
-/// A pool kept before the process forked has no threads in the child, so the child starts its
-/// own (the parent's are left alone: dropping one there could wait on a lock no thread of the
-/// child will release). Should the list be locked — by another run, or by a thread the fork
-/// left behind — the run makes a pool of its own rather than wait.
-fn thread_pool(threads: usize) -> Result<std::sync::Arc<rayon::ThreadPool>> {
-    let new = || rayon::ThreadPoolBuilder::new().num_threads(threads).build().map(std::sync::Arc::new).map_err(|e| invalid(format!("can't start {threads} worker threads: {e}")));
-    let mut pools = match POOLS.try_lock() {
-        Ok(pools) => pools,
-        Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner(), // the list is whole at every step
-        Err(std::sync::TryLockError::WouldBlock) => return new(),
-    };
-    let process = std::process::id();
-    if pools.iter().any(|&(made_by, ..)| made_by != process) {
-        std::mem::forget(std::mem::take(&mut *pools));
-    }
-    if let Some(i) = pools.iter().position(|&(_, n, _)| n == threads) {
-        let kept = pools.remove(i);
-        let pool = kept.2.clone();
-        pools.push(kept);
-        return Ok(pool);
-    }
-    let pool = new()?;
-    if pools.len() == KEPT_POOLS {
-        pools.remove(0);
-    }
-    pools.push((process, threads, pool.clone()));
-    Ok(pool)
 }
 
 /// More worker threads than this is a mistake, not a machine: each thread costs a stack, and a
