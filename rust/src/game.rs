@@ -2849,9 +2849,8 @@ mod state_based_action_tests {
     // counters, survives the checks (CR 704.5f-g) and changes no other's toughness, so a
     // quiet check stays quiet, and a check finds nothing. A fragile one (the War-Leech, Jace)
     // or one with a static ability (the Warcaller) entering ends it (and leaving: see above).
-    // Mutations caught: sturdy creatures
-    // watched again (the quiet kept), any creature taken as sturdy (the Leech, Jace), the
-    // static ability not weighed (the Warcaller).
+    // Mutations caught: sturdy creatures watched again (the quiet kept), any creature taken as
+    // sturdy (the Leech, Jace), the static ability not weighed (the Warcaller).
     #[test]
     fn a_sturdy_creature_without_static_abilities_coming_or_going_keeps_a_quiet_check() {
         let db = CardDb::builtin();

@@ -718,13 +718,7 @@ mod unattended_tests {
     // putting its ability on the stack there, to resolve before that step's round ends.
     #[test]
     fn a_simulation_playing_on_across_turns_plays_the_games_the_frames_play() {
-        let db = builtin_and([serde_json::json!({
-            "name": "Draw-Step Courier",
-            "mana_cost": "{1}",
-            "type_line": "Artifact",
-            "oracle_text": "At the beginning of your draw step, draw a card.",
-            "rules": {"triggers": [{"when": {"beginning_of": {"step": "draw", "yours": true}}, "effects": [{"draw": {"count": 1}}]}]},
-        })]);
+        let db = builtin_and([courier("Draw-Step Courier", "draw", "draw step")]);
         let mut courier_decks = example_decks();
         courier_decks[0].splice(0..6, std::iter::repeat_n("Draw-Step Courier".to_string(), 6));
         for (decks, seeds) in [(example_decks(), 0..30), (astral_slide_decks(), 0..15), (courier_decks, 0..15)] {
@@ -845,19 +839,24 @@ mod unattended_tests {
         assert!(drawn_in_combat > 20 && played_in_second_main > 20, "{drawn_in_combat} {played_in_second_main}");
     }
 
+    /// A test artifact named `name`: "At the beginning of your `step_text`, draw a card."
+    fn courier(name: &str, step: &str, step_text: &str) -> serde_json::Value {
+        serde_json::json!({
+            "name": name,
+            "mana_cost": "{1}",
+            "type_line": "Artifact",
+            "oracle_text": format!("At the beginning of your {step_text}, draw a card."),
+            "rules": {"triggers": [{"when": {"beginning_of": {"step": step, "yours": true}}, "effects": [{"draw": {"count": 1}}]}]},
+        })
+    }
+
     // CR 514.3a, 502, 503: a cleanup step in which nobody gets priority ends the turn; the
     // next begins with its untap step, then its upkeep, whose beginning is logged and triggers
     // "at the beginning of your upkeep" (CR 603.2), to go on the stack before the first
     // priority. (Mutation caught: the upkeep begun without its event and triggers.)
     #[test]
     fn the_upkeep_after_a_cleanup_step_begins_with_its_triggers() {
-        let db = builtin_and([serde_json::json!({
-            "name": "Upkeep Courier",
-            "mana_cost": "{1}",
-            "type_line": "Artifact",
-            "oracle_text": "At the beginning of your upkeep, draw a card.",
-            "rules": {"triggers": [{"when": {"beginning_of": {"step": "upkeep", "yours": true}}, "effects": [{"draw": {"count": 1}}]}]},
-        })]);
+        let db = builtin_and([courier("Upkeep Courier", "upkeep", "upkeep")]);
         let decks = vec![vec!["Island".to_string(); 40], vec!["Island".to_string(); 40]];
         let mut g = Game::from_decks(&decks, 1, &Setup::default(), &db).unwrap();
         g.add_cards(0, ZoneKind::Battlefield, &["Upkeep Courier"], Position::Top, &db).unwrap();
