@@ -360,6 +360,19 @@ impl Game {
             return;
         }
         let mut waiting = std::mem::take(&mut self.pending_triggers);
+        // One ability (the usual case): nothing to sort or to order, no groups to make.
+        if waiting.len() == 1 {
+            let t = waiting.pop().expect("one waiting");
+            let targeted = self.place_trigger(t).filter(|&(_, has_targets)| has_targets);
+            if self.pending_triggers.is_empty() {
+                self.pending_triggers = waiting; // empty: its room kept for the next ones
+            }
+            self.passes = 0; // a new object on the stack: the round of passing starts over
+            if let Some((slot, _)) = targeted {
+                self.frames.push(Frame::Triggers(Box::new(TriggerProc { groups: Vec::new(), with_targets: vec![slot], next_target: 0, chosen: Vec::new(), asked: false })));
+            }
+            return;
+        }
         let n = self.players.len() as u8;
         let active = self.active;
         // Stable: trigger order kept.
@@ -368,24 +381,13 @@ impl Game {
         let mut placed: SmallVec<[(u8, u32); 4]> = SmallVec::new();
         let mut with_targets: Vec<u32> = Vec::new();
         for t in waiting.drain(..) {
-            if self.players[t.controller as usize].lost.is_some() {
-                continue;
+            let controller = t.controller;
+            if let Some((slot, has_targets)) = self.place_trigger(t) {
+                placed.push((controller, slot));
+                if has_targets {
+                    with_targets.push(slot);
+                }
             }
-            let id = match &t.delayed {
-                // A delayed trigger's source is the card whose ability created it.
-                Some(d) => self.put_ability_object(t.controller, d.def, t.source, t.source_id, AbilityRef::Delayed),
-                None => self.put_ability_object(t.controller, self.objects[t.source as usize].def, t.source, t.source_id, AbilityRef::Triggered(t.index)),
-            };
-            let item = self.stack_items.last_mut().expect("just pushed");
-            item.delayed = t.delayed;
-            item.triggering = t.triggering;
-            item.triggering_controller = t.triggering_controller;
-            self.objects[id.slot() as usize].cast = t.cast;
-            placed.push((t.controller, id.slot()));
-            if !self.ability_targets(id.slot()).is_empty() {
-                with_targets.push(id.slot());
-            }
-            self.log.push_with(|| Event::AbilityTriggered { player: t.controller, source: t.source_id, ability: id });
         }
         if self.pending_triggers.is_empty() {
             self.pending_triggers = waiting; // empty: its room kept for the next ones
@@ -397,6 +399,28 @@ impl Game {
             groups.reverse(); // popped from the end: the active player's group first
             self.frames.push(Frame::Triggers(Box::new(TriggerProc { groups, with_targets, next_target: 0, chosen: Vec::new(), asked: false })));
         }
+    }
+
+    /// Puts the waiting ability `t` on the stack, unless its controller has left the game:
+    /// its slot there, and whether it has targets to choose.
+    #[inline(always)]
+    fn place_trigger(&mut self, t: PendingTrigger) -> Option<(u32, bool)> {
+        if self.players[t.controller as usize].lost.is_some() {
+            return None;
+        }
+        let id = match &t.delayed {
+            // A delayed trigger's source is the card whose ability created it.
+            Some(d) => self.put_ability_object(t.controller, d.def, t.source, t.source_id, AbilityRef::Delayed),
+            None => self.put_ability_object(t.controller, self.objects[t.source as usize].def, t.source, t.source_id, AbilityRef::Triggered(t.index)),
+        };
+        let item = self.stack_items.last_mut().expect("just pushed");
+        item.delayed = t.delayed;
+        item.triggering = t.triggering;
+        item.triggering_controller = t.triggering_controller;
+        self.objects[id.slot() as usize].cast = t.cast;
+        let has_targets = !self.ability_targets(id.slot()).is_empty();
+        self.log.push_with(|| Event::AbilityTriggered { player: t.controller, source: t.source_id, ability: id });
+        Some((id.slot(), has_targets))
     }
 
     /// The target specifications of the ability on the stack in `slot`.
