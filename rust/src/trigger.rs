@@ -395,10 +395,39 @@ impl Game {
         // A player with more than one orders them.
         let mut groups: Vec<Vec<u32>> = placed.chunk_by(|a, b| a.0 == b.0).filter(|run| run.len() > 1).map(|run| run.iter().map(|&(_, s)| s).collect()).collect();
         self.passes = 0; // new objects on the stack: the round of passing starts over
+        if with_targets.is_empty() {
+            self.order_at_once(&mut groups);
+        }
         if !groups.is_empty() || !with_targets.is_empty() {
             groups.reverse(); // popped from the end: the active player's group first
             self.frames.push(Frame::Triggers(Box::new(TriggerProc { groups, with_targets, next_target: 0, chosen: Vec::new(), asked: false })));
         }
+    }
+
+    /// The orders of `groups` (APNAP order, active player's first) given at once, as the
+    /// [`TriggerProc`] asking them would have them answered (`Game::answer_at_once`: forced,
+    /// or the policy's, recorded as `take_up` records): no target is to be chosen, which the
+    /// frame would ask between two players' orders, so nothing comes between. The first group
+    /// whose order a script, strict mode or nobody inside the engine gives, and those after
+    /// it, are left to the frame.
+    fn order_at_once(&mut self, groups: &mut Vec<Vec<u32>>) {
+        #[cfg(test)]
+        if FRAMED_TRIGGER_ORDERS.with(std::cell::Cell::get) {
+            return;
+        }
+        let mut answered = 0;
+        for group in groups.iter() {
+            let player = self.objects[group[0] as usize].controller;
+            let options = group.iter().map(|&s| self.id_of(s)).collect();
+            let decision = Decision { player, purpose: Purpose::OrderTriggers, choice: Choice::Order { options } };
+            let Some(Answer::Cards { cards }) = self.answer_at_once(&decision) else { break };
+            // Kept as put on the stack (the goldfish's and first option's order) needs no move.
+            if !cards.iter().map(|c| c.slot()).eq(group.iter().copied()) {
+                reorder(self, group, &cards);
+            }
+            answered += 1;
+        }
+        groups.drain(..answered);
     }
 
     /// Puts the waiting ability `t` on the stack, unless its controller has left the game:
@@ -434,6 +463,12 @@ impl Game {
             AbilityRef::Delayed => &[],
         }
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Set by tests to leave every order of triggered abilities to the frame, to compare the two.
+    pub(crate) static FRAMED_TRIGGER_ORDERS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// Ordering one player's simultaneous triggers, then choosing targets for those that have any.
@@ -717,5 +752,63 @@ mod tests {
         // What a player's permanents wait for, changed behind the index's back, is caught.
         g.objects[crab.slot() as usize].controller = 1;
         assert!(g.check_invariants().is_err());
+    }
+
+    // CR 603.3b: a player's simultaneous triggered abilities ordered at once by their policy
+    // (several Ruin Crabs hearing one land) leave every game as the trigger frame asking the
+    // order does — the same answers recorded (or the game marked unrecorded), the same stack,
+    // events and state — for goldfish, first-option and random players, recording or not; and
+    // an order nobody inside the engine gives (a manual player), or a script's, waits in the
+    // same frames either way.
+    #[test]
+    fn an_order_of_triggers_given_at_once_leaves_the_game_as_the_frame_asking_it() {
+        let deck = |parts: &[(&str, usize)]| parts.iter().flat_map(|&(n, k)| std::iter::repeat_n(n.to_string(), k)).collect::<Vec<String>>();
+        let decks = [
+            deck(&[("Island", 22), ("Ruin Crab", 22), ("Glimpse the Unthinkable", 8), ("Fractured Sanity", 8)]),
+            deck(&[("Forest", 22), ("Ruin Crab", 16), ("Grizzly Bears", 22)]),
+        ];
+        let set = |framed: bool| super::FRAMED_TRIGGER_ORDERS.with(|c| c.set(framed));
+        let mut ordered = 0;
+        for seed in 0..48 {
+            let games = crate::test_support::played_both_ways(&decks, seed, seed % 2 == 0, set);
+            assert_eq!(games[0].save_json(), games[1].save_json(), "seed {seed}");
+            assert_eq!(games[0].events(), games[1].events(), "seed {seed}");
+            assert!(games[0].history == games[1].history && games[0].unrecorded == games[1].unrecorded, "seed {seed}");
+            // Orders given: two abilities of one player's triggered together, in the log.
+            let triggered = |e: &crate::event::Event| match e {
+                crate::event::Event::AbilityTriggered { player, .. } => Some(*player),
+                _ => None,
+            };
+            ordered += games[0].events().windows(2).filter(|w| triggered(&w[0]).is_some() && triggered(&w[0]) == triggered(&w[1])).count();
+        }
+        assert!(ordered > 100, "{ordered}");
+        // A manual player's two Crabs hear a land: the order waits, or a script gives it (the
+        // abilities the other way round), in the same frames either way.
+        let mut script = None;
+        for scripted in [false, true] {
+            let games = [true, false].map(|framed| {
+                set(framed);
+                let db = CardDb::builtin();
+                let mut g = Game::new(2, 1).unwrap();
+                g.add_cards(0, ZoneKind::Battlefield, &["Ruin Crab", "Ruin Crab"], Position::Top, db).unwrap();
+                let land = g.add_cards(0, ZoneKind::Hand, &["Island"], Position::Top, db).unwrap()[0];
+                g.set_policy(0, crate::policy::Policy::Manual).unwrap();
+                g.set_recording(true);
+                if scripted {
+                    g.script(0, vec![crate::decision::Answer::Cards { cards: script.clone().unwrap() }]).unwrap();
+                }
+                g.play_land(land).unwrap();
+                set(false);
+                g
+            });
+            assert_eq!(games[0].save_json(), games[1].save_json(), "scripted: {scripted}");
+            match games[0].pending() {
+                Some(crate::decision::Decision { choice: crate::decision::Choice::Order { options }, .. }) if !scripted => {
+                    script = Some(options.iter().rev().copied().collect::<Vec<ObjId>>());
+                }
+                None if scripted => assert_eq!(games[0].stack, script.iter().flatten().map(|id| id.slot()).collect::<Vec<u32>>()),
+                other => panic!("scripted: {scripted}: {other:?}"),
+            }
+        }
     }
 }
