@@ -1135,8 +1135,12 @@ impl Game {
         if n == 0 {
             return Ok(());
         }
-        self.sba_quiet = false;
-        match self.object_counters.iter_mut().find(|(s, _)| *s == slot) {
+        let found = self.object_counters.iter_mut().find(|(s, _)| *s == slot);
+        // More loyalty, or +1/+1 counters where no -1/-1 counter is to annihilate them (CR
+        // 704.5q), only add to what the checks look at: none of them applies for it.
+        let harmless = kind == "loyalty" || (kind == "+1/+1" && found.as_ref().is_none_or(|(_, c)| !c.has(crate::counters::Known::MinusOne)));
+        self.sba_quiet &= harmless;
+        match found {
             Some((_, c)) => c.add(kind, n),
             None => {
                 let mut c = Counters::default();
@@ -1181,7 +1185,7 @@ impl Game {
         // Amounts are u32 and life an i32: added in 64 bits, so no amount flips its sign.
         let to = (i64::from(from) + delta).clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
         self.players[p as usize].life = to;
-        self.sba_quiet = false;
+        self.sba_quiet &= to > 0; // only 0 or less life makes a player lose (CR 704.5a)
         self.log.push_with(|| Event::LifeChanged { player: p, from, to });
     }
 
@@ -1816,7 +1820,7 @@ impl Game {
         match z.kind {
             ZoneKind::Battlefield => {
                 let o = &self.objects[slot as usize];
-                self.sba_quiet &= !Object::sba_watched(o.flags);
+                self.sba_quiet &= !Object::sba_watched_entering(o.flags);
                 self.indexed.push(slot, o, &self.defs);
                 self.battlefield.push(slot);
             }
@@ -1844,7 +1848,7 @@ impl Game {
                 match z.kind {
                     ZoneKind::Battlefield => {
                         let o = &self.objects[slot as usize];
-                        self.sba_quiet &= !Object::sba_watched(o.flags);
+                        self.sba_quiet &= !Object::sba_watched_entering(o.flags);
                         self.indexed.push_front(slot, o, &self.defs);
                     }
                     ZoneKind::Hand => self.count_in_hand(z.player, slot, true),
@@ -1887,7 +1891,7 @@ impl Game {
         }
         match z.kind {
             ZoneKind::Battlefield => {
-                self.sba_quiet &= !Object::sba_watched(self.objects[slot as usize].flags);
+                self.sba_quiet &= !Object::sba_watched_leaving(self.objects[slot as usize].flags);
                 self.indexed.remove(slot, &self.objects, &self.defs);
             }
             ZoneKind::Hand => self.count_in_hand(z.player, slot, false),
@@ -2707,7 +2711,7 @@ mod battlefield_index_tests {
 
 #[cfg(test)]
 mod state_based_action_tests {
-    use crate::{CardDb, Game, Position, ZoneKind};
+    use crate::{CardDb, Game, ObjId, Position, ZoneKind};
 
     /// The quick "nothing to check" answer for `g`, checked against performing the
     /// state-based actions on a copy: when it says nothing applies, nothing may happen.
@@ -2844,44 +2848,86 @@ mod state_based_action_tests {
         assert!(g.players[2].left);
     }
 
-    // A sturdy creature with no static ability (Grizzly Bears, Ornithopter) entering (first or
-    // last) or leaving can't make a state-based action apply: it comes with no damage or
-    // counters, survives the checks (CR 704.5f-g) and changes no other's toughness, so a
-    // quiet check stays quiet, and a check finds nothing. A fragile one (the War-Leech, Jace)
-    // or one with a static ability (the Warcaller) entering ends it (and leaving: see above).
+    // A sturdy creature (Grizzly Bears, Ornithopter) entering (first or last) or leaving can't
+    // make a state-based action apply: it comes with no damage or counters and survives the
+    // checks (CR 704.5f-g), so a quiet check stays quiet, and a check finds nothing. Nor can
+    // one with a static ability that only adds to others (the Warcaller's "+1/+1 for each")
+    // or touches no permanent (Bruvac's) entering. A fragile one (the War-Leech, Jace)
+    // entering ends it (and leaving: see below).
     // Mutations caught: sturdy creatures watched again (the quiet kept), any creature taken as
-    // sturdy (the Leech, Jace), the static ability not weighed (the Warcaller).
+    // sturdy (the Leech, Jace).
     #[test]
-    fn a_sturdy_creature_without_static_abilities_coming_or_going_keeps_a_quiet_check() {
+    fn a_sturdy_creature_coming_or_going_keeps_a_quiet_check() {
         let db = CardDb::builtin();
         let mut g = Game::new(2, 1).unwrap();
         g.add_cards(0, ZoneKind::Library, &["Island"; 5], Position::Top, db).unwrap();
-        let names = ["Grizzly Bears", "Ornithopter", "Monstrous War-Leech", "Jace, Wielder of Mysteries", "Joraga Warcaller"];
+        let names = ["Grizzly Bears", "Ornithopter", "Joraga Warcaller", "Bruvac the Grandiloquent", "Monstrous War-Leech", "Jace, Wielder of Mysteries"];
         let cards = g.add_cards(0, ZoneKind::Hand, &names, Position::Top, db).unwrap();
         let quiet = |g: &mut Game| {
             while g.check_state_based_actions() {}
             assert!(g.sba_quiet);
         };
-        for (card, pos) in [(cards[0], Position::Top), (cards[1], Position::Bottom)] {
+        let mut entered = Vec::new();
+        for (card, pos) in [(cards[0], Position::Top), (cards[1], Position::Bottom), (cards[2], Position::Top), (cards[3], Position::Bottom)] {
             quiet(&mut g);
-            g.move_slot(card.slot(), ZoneKind::Battlefield, pos);
-            assert!(g.sba_quiet && !g.clone().perform_state_based_actions());
+            entered.push(g.move_slot(card.slot(), ZoneKind::Battlefield, pos));
+            assert!(g.sba_quiet && !g.clone().perform_state_based_actions(), "{}", g.def_of_slot(card.slot()).name);
         }
-        let bears = g.battlefield[g.battlefield.len() - 1];
-        g.move_slot(bears, ZoneKind::Graveyard, Position::Top);
+        g.move_slot(entered[0].slot(), ZoneKind::Graveyard, Position::Top); // the Bears
         assert!(g.sba_quiet && !g.clone().perform_state_based_actions());
-        for card in &cards[2..] {
+        for card in &cards[4..] {
             quiet(&mut g);
             g.move_slot(card.slot(), ZoneKind::Battlefield, Position::Top);
             assert!(!g.sba_quiet, "{}", g.def_of_slot(card.slot()).name);
         }
     }
 
+    // CR 704.5a, 704.5i, 704.5q: life lost down to 1, life gained, loyalty added and +1/+1
+    // counters on a permanent without -1/-1 counters make no state-based action apply: a quiet
+    // check stays quiet. Life down to 0, a -1/-1 counter, a +1/+1 counter where a -1/-1 one
+    // is, other counters, and loyalty removed end it.
+    // Mutations caught: any life change kept quiet; +1/+1 counters kept quiet beside -1/-1.
+    #[test]
+    fn only_changes_that_could_make_a_check_apply_end_a_quiet_spell() {
+        let db = CardDb::builtin();
+        let mut g = Game::new(2, 1).unwrap();
+        let [bears, giant, jace]: [ObjId; 3] =
+            g.add_cards(0, ZoneKind::Battlefield, &["Grizzly Bears", "Hill Giant", "Jace, Wielder of Mysteries"], Position::Top, db).unwrap().try_into().unwrap();
+        g.put_counters(jace.slot(), "loyalty", 3).unwrap();
+        let quiet = |g: &mut Game| {
+            while g.check_state_based_actions() {}
+            assert!(g.sba_quiet);
+        };
+        let kept = |g: &mut Game, change: &dyn Fn(&mut Game)| {
+            quiet(g);
+            change(g);
+            assert!(g.sba_quiet && !g.clone().perform_state_based_actions());
+        };
+        kept(&mut g, &|g| g.change_life(0, -19));
+        kept(&mut g, &|g| g.change_life(0, 5));
+        kept(&mut g, &|g| g.put_counters(jace.slot(), "loyalty", 1).unwrap());
+        kept(&mut g, &|g| g.put_counters(bears.slot(), "+1/+1", 2).unwrap());
+        let ended = |g: &mut Game, change: &dyn Fn(&mut Game)| {
+            quiet(g);
+            change(g);
+            assert!(!g.sba_quiet);
+        };
+        // The Giant's -1/-1 counter stays (3/3 becomes 2/2): the +1/+1 counter put beside it
+        // annihilates with it.
+        ended(&mut g, &|g| g.put_counters(giant.slot(), "-1/-1", 1).unwrap());
+        ended(&mut g, &|g| g.put_counters(giant.slot(), "+1/+1", 1).unwrap());
+        ended(&mut g, &|g| g.put_counters(bears.slot(), "charge", 1).unwrap());
+        ended(&mut g, &|g| g.remove_counters_from(jace.slot(), "loyalty", 1).unwrap());
+        ended(&mut g, &|g| g.change_life(1, -20));
+        assert!(g.check_state_based_actions() && g.is_over());
+    }
+
     // Changes that no card of the pool can yet show mattering still end a quiet spell: a card
     // entering a graveyard (first, last, or milled) while a creature's toughness counts one
-    // (today's only such count, the Leech's, can only rise), and a permanent that may have a
-    // static ability leaving (the Warcaller's bonus also goes with its counters, which clear
-    // the marker too). Cards going to a graveyard with no such creature around keep it.
+    // (today's only such count, the Leech's, can only rise), and a permanent with a static
+    // ability adding to others' power and toughness leaving (the Warcaller's bonus goes with
+    // it). Cards going to a graveyard with no such creature around keep it, and so does a
+    // permanent whose static ability touches no permanent (Bruvac) leaving.
     #[test]
     fn zone_changes_that_could_matter_end_a_quiet_spell() {
         let db = CardDb::builtin();
@@ -2913,5 +2959,10 @@ mod state_based_action_tests {
         quiet(&mut g);
         g.take_from_zone(warcaller);
         assert!(!g.sba_quiet);
+        // A static ability touching no permanent (Bruvac's) goes with nothing they look at.
+        let bruvac = g.add_cards(0, ZoneKind::Battlefield, &["Bruvac the Grandiloquent"], Position::Top, db).unwrap()[0].slot();
+        quiet(&mut g);
+        g.take_from_zone(bruvac);
+        assert!(g.sba_quiet && !g.clone().perform_state_based_actions());
     }
 }

@@ -123,19 +123,23 @@ impl Object {
     /// (`CardDef::entry`).
     pub const ENTRY: u16 = 32768;
 
-    /// What makes a permanent's coming or going matter to the state-based actions about
-    /// permanents (CR 704.5f-i, 704.5q): it is a creature or planeswalker they look at, or it
-    /// may have a static ability changing others' toughness. (Its counters are watched apart.)
-    pub const SBA_WATCHED: u16 = Object::CREATURE_OR_PLANESWALKER | Object::HAS_STATICS;
-
-    /// Whether a permanent with these flags coming or going may make a state-based action
-    /// about permanents apply ([`Object::SBA_WATCHED`]), but for a [`Object::STURDY`] creature
-    /// with no static abilities: it comes with no damage and no counters (any put on it as it
-    /// enters are watched apart), so it survives the checks (CR 704.5f-g), and it changes
-    /// nothing about the others, coming or going.
+    /// Whether a permanent with these flags entering the battlefield may make a state-based
+    /// action about permanents (CR 704.5f-i, 704.5q) apply: a creature or planeswalker they
+    /// look at, but for a [`Object::STURDY`] creature, which comes with no damage and no
+    /// counters (any put on it as it enters are watched apart), so it survives the checks
+    /// (CR 704.5f-g). Its static abilities make none apply as it comes: the only one that
+    /// touches other permanents ([`Object::HAS_PT_STATIC`]) only adds to their power and
+    /// toughness (see `StaticAbility::changes_others_pt`).
     #[inline(always)]
-    pub const fn sba_watched(flags: u16) -> bool {
-        flags & Object::HAS_STATICS != 0 || flags & (Object::CREATURE_OR_PLANESWALKER | Object::STURDY) == Object::CREATURE_OR_PLANESWALKER
+    pub const fn sba_watched_entering(flags: u16) -> bool {
+        flags & (Object::CREATURE_OR_PLANESWALKER | Object::STURDY) == Object::CREATURE_OR_PLANESWALKER
+    }
+
+    /// [`Object::sba_watched_entering`] for a permanent leaving: also one with a static
+    /// ability adding to others' power and toughness, which their toughness loses with it.
+    #[inline(always)]
+    pub const fn sba_watched_leaving(flags: u16) -> bool {
+        flags & Object::HAS_PT_STATIC != 0 || Object::sba_watched_entering(flags)
     }
 
     /// The [`Object::flags`] of all these definitions, or-ed together.
@@ -169,7 +173,7 @@ impl Object {
         if !def.rules.triggers.is_empty() {
             f |= Object::HAS_TRIGGERS;
         }
-        if def.rules.statics.iter().any(|s| matches!(s, crate::rules::StaticAbility::OthersGetPerCounter { .. })) {
+        if def.rules.statics.iter().any(crate::rules::StaticAbility::changes_others_pt) {
             f |= Object::HAS_PT_STATIC;
         }
         if def.is(CardType::Land) {

@@ -906,6 +906,27 @@ pub(crate) mod static_kind {
 }
 
 impl StaticAbility {
+    /// Whether it changes other permanents' power and toughness (layer 7c). Those that do
+    /// only add today, so a permanent with one entering makes no state-based action apply
+    /// (`Object::sba_watched_entering`); one that could lower toughness or loyalty must make
+    /// its permanent's entering watched too. (Every kind listed: a new one is decided here.)
+    pub(crate) fn changes_others_pt(&self) -> bool {
+        match self {
+            StaticAbility::OthersGetPerCounter { .. } => true,
+            StaticAbility::CostReduction { .. }
+            | StaticAbility::CostIncrease { .. }
+            | StaticAbility::GrantStickerKicker { .. }
+            | StaticAbility::ProhibitCycling
+            | StaticAbility::CyclingCostReduction { .. }
+            | StaticAbility::CastFromGraveyard { .. }
+            | StaticAbility::NoMaximumHandSize
+            | StaticAbility::OpponentMillsMore { .. }
+            | StaticAbility::GraveyardToExile { .. }
+            | StaticAbility::DrawFromEmptyWins
+            | StaticAbility::DiscardToLibraryTop { .. } => false,
+        }
+    }
+
     /// The [`static_kind`]s of `statics`, or-ed together.
     pub(crate) fn kinds_of(statics: &[StaticAbility]) -> u16 {
         statics.iter().fold(0, |kinds, st| kinds | st.kind())
