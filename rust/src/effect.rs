@@ -142,6 +142,12 @@ enum PlainWho {
 
 #[cfg(test)]
 thread_local! {
+    /// Set by tests to leave every decision and frame an instruction needs to the run loop,
+    /// to compare the two.
+    pub(crate) static FRAMED_DECISIONS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// How many decisions and frames instructions took at once: what a test of the two ways
+    /// counts to be sure it compared them.
+    pub(crate) static SETTLED_AT_ONCE: std::cell::Cell<[u32; 2]> = const { std::cell::Cell::new([0; 2]) };
     /// Set by tests to resolve every list through the interpreter, to compare the two.
     pub(crate) static INTERPRETED_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// How many lists were followed plainly with a target, with a branch, and as a permanent
@@ -458,7 +464,7 @@ impl EffectProc {
     pub(crate) fn take_over_resolving(mut this: std::mem::ManuallyDrop<EffectProc>, g: &mut Game, slot: u32) -> Option<Step> {
         let depth = g.frames.len();
         if g.outcome.is_none() {
-            let followed = this.follow(g, Some(slot));
+            let mut followed = this.follow(g, Some(slot));
             if followed.is_none() && g.frames.len() == depth && g.outcome.is_none() {
                 if !this.unallocated() {
                     this.release();
@@ -468,6 +474,9 @@ impl EffectProc {
             let this = std::mem::ManuallyDrop::into_inner(this);
             // Beneath what the instructions pushed, as if it had been there all along.
             g.frames.insert(depth, Frame::Resolve(crate::stack::ResolveProc::finishing(slot)));
+            if let Some((Pending::Stepped(_, above), _)) = &mut followed {
+                *above += 1; // the frames the step started are a place higher
+            }
             return Some(match followed {
                 Some((Pending::Frame(frame), true)) => frame.take_over(g),
                 Some((pending, last)) => g.spare_effect.boxed(this).pend(g, pending, last),
@@ -549,7 +558,8 @@ impl EffectProc {
         loop {
             let effect = list.get(self.pc as usize)?;
             self.pc += 1;
-            if let Some(pending) = self.apply(g, effect) {
+            let pending = self.apply(g, effect).and_then(|pending| self.settle_at_once(g, effect, pending));
+            if let Some(pending) = pending {
                 let last = self.pc as usize == list.len();
                 // An "if" that ends its list: what `pend` would push, this frame with nothing
                 // left and the branch under a copy of its context, comes to following the
@@ -566,6 +576,45 @@ impl EffectProc {
                     }
                 }
                 return Some((pending, last));
+            }
+        }
+    }
+
+    /// What the run loop would do at once with `pending`, what the instruction `effect` just
+    /// read needs, done here instead: a decision its player's policy answers at once (see
+    /// [`Game::answer_at_once`]) finishes the instruction with that answer, as the proc resumed
+    /// would; a frame is stepped now (see [`Game::step_answering_at_once`]). `None` when that
+    /// leaves nothing pending and the game goes on: the next instruction follows, as it would
+    /// once the run loop came back to this proc. Otherwise what is still to happen (a frame
+    /// stepped comes back as [`Pending::Stepped`]). Not once the game is over, when the run
+    /// loop only drops the frames (CR 104.1).
+    fn settle_at_once(&mut self, g: &mut Game, effect: &Effect, mut pending: Pending) -> Option<Pending> {
+        #[cfg(test)]
+        if FRAMED_DECISIONS.with(std::cell::Cell::get) {
+            return Some(pending);
+        }
+        loop {
+            if g.outcome.is_some() {
+                return Some(pending);
+            }
+            match pending {
+                Pending::Ask(d) => {
+                    let Some(answer) = g.answer_at_once(&d) else { return Some(Pending::Ask(d)) };
+                    #[cfg(test)]
+                    SETTLED_AT_ONCE.with(|c| c.set([c.get()[0] + 1, c.get()[1]]));
+                    pending = self.answered(g, effect, answer)?;
+                }
+                Pending::Frame(frame) => {
+                    let depth = g.frames.len();
+                    let step = g.step_answering_at_once(frame);
+                    #[cfg(test)]
+                    SETTLED_AT_ONCE.with(|c| c.set([c.get()[0], c.get()[1] + 1]));
+                    if matches!(step, Step::Done) && g.frames.len() == depth && g.outcome.is_none() {
+                        return None;
+                    }
+                    return Some(Pending::Stepped(step, depth));
+                }
+                pending => return Some(pending),
             }
         }
     }
@@ -628,6 +677,14 @@ impl EffectProc {
             Pending::Ask(d) => {
                 self.choosing = true;
                 Step::Ask(Frame::Effect(self), d)
+            }
+            Pending::Stepped(step, depth) => {
+                if last {
+                    g.spare_effect.keep(self);
+                } else {
+                    g.frames.insert(depth, Frame::Effect(self));
+                }
+                step
             }
             Pending::Inline(effects) => {
                 // A "you may" / "if you do" body runs with this context; what it remembers and
@@ -1174,6 +1231,10 @@ enum Pending {
     Branch(bool),
     /// Ask this, then finish the instruction just read with the answer.
     Ask(Decision),
+    /// The frame the instruction needed was stepped already (see
+    /// [`EffectProc::settle_at_once`]): its step, for the run loop to take from there, the
+    /// frames it started above `depth`, where this proc goes to carry on after them.
+    Stepped(Step, usize),
     /// Run these instructions (a "you may" body), then carry on.
     Inline(Vec<Effect>),
 }
@@ -1330,6 +1391,84 @@ mod tests {
         assert_eq!(games[0].outcome().map(|o| o.winners.clone()), Some(vec![0]));
         assert_eq!(games.each_ref().map(|g| g.players[1].hand.len()), [0, 0]);
         assert_eq!(FOLLOWED_PLAINLY.with(std::cell::Cell::get)[1], 1);
+    }
+
+    // A decision an instruction asks, and a frame it starts, taken at once by the instructions
+    // (answered by the policy there, as `take_up` would) come to what the run loop makes of
+    // them: whole games with scries, kicked Joint Explorations putting lands, discards,
+    // searches, reveals and mills, by goldfish, first-option and random players, recording
+    // or not, the same state, events and record of answers either way. A manual player's and a
+    // scripted player's decisions wait, or are answered by the script, in the same frames.
+    // Mutations caught: the answer not recorded; the proc of a frame's step left waiting put
+    // beneath the resolution's frame (the depth not raised past it).
+    #[test]
+    fn decisions_answered_at_once_inside_instructions_are_the_run_loops() {
+        let deck = |parts: &[(&str, usize)]| parts.iter().flat_map(|&(n, k)| std::iter::repeat_n(n.to_string(), k)).collect::<Vec<String>>();
+        let decks = [
+            deck(&[
+                ("Island", 12),
+                ("Forest", 8),
+                ("Swamp", 4),
+                ("Joint Exploration", 12),
+                ("Satyr Wayfinder", 4),
+                ("Smuggler's Surprise", 4),
+                ("Demonic Tutor", 4),
+                ("Temple of Malady", 4),
+                ("Glimpse the Unthinkable", 4),
+                ("Bruvac the Grandiloquent", 2),
+                ("Lórien Revealed", 2),
+            ]),
+            deck(&[
+                ("Mountain", 16),
+                ("Forest", 8),
+                ("Faithless Looting", 8),
+                ("Unexpected Windfall", 4),
+                ("Veteran Explorer", 8),
+                ("Gamble", 4),
+                ("Evolving Wilds", 4),
+                ("Joint Exploration", 8),
+            ]),
+        ];
+        SETTLED_AT_ONCE.with(|c| c.set([0; 2]));
+        for seed in 0..60 {
+            let games = crate::test_support::played_both_ways(&decks, seed, seed % 2 == 0, |framed| FRAMED_DECISIONS.with(|c| c.set(framed)));
+            assert_eq!(games[0].save_json(), games[1].save_json(), "seed {seed}");
+            assert_eq!(games[0].events(), games[1].events(), "seed {seed}");
+            assert!(games[0].history == games[1].history && games[0].unrecorded == games[1].unrecorded, "seed {seed}");
+        }
+        let [answered, stepped] = SETTLED_AT_ONCE.with(std::cell::Cell::get);
+        assert!(answered > 50 && stepped > 100, "{answered} {stepped}");
+        // A kicked Joint Exploration of a manual or a scripted player: the scry and the land
+        // wait for their answers, or the script gives them, in the same frames either way.
+        let db = crate::card::CardDb::builtin();
+        for scripted in [false, true] {
+            let games = [true, false].map(|framed| {
+                FRAMED_DECISIONS.with(|c| c.set(framed));
+                let mut g = Game::new(2, 1).unwrap();
+                g.set_recording(true);
+                g.add_cards(0, ZoneKind::Battlefield, &["Island", "Island", "Forest"], Position::Top, db).unwrap();
+                g.add_cards(0, ZoneKind::Library, &["Island", "Forest", "Swamp"], Position::Top, db).unwrap();
+                g.add_cards(0, ZoneKind::Hand, &["Forest"], Position::Top, db).unwrap();
+                let spell = g.add_cards(0, ZoneKind::Hand, &["Joint Exploration"], Position::Top, db).unwrap()[0];
+                g.set_policy(0, crate::Policy::Manual).unwrap();
+                g.cast(spell, crate::casting::CastOptions { kicks: Some(vec![1]), ..Default::default() }).unwrap();
+                if scripted {
+                    let hand: Vec<ObjId> = g.zone(0, ZoneKind::Hand).unwrap();
+                    let library = g.zone(0, ZoneKind::Library).unwrap();
+                    let (top, bottom) = (library[..1].to_vec(), library[1..2].to_vec());
+                    g.script(0, vec![Answer::Scry { top, bottom }, Answer::Cards { cards: hand[..1].to_vec() }]).unwrap();
+                }
+                let mut states = vec![(g.resolve_top().unwrap(), g.save_json())];
+                while let Some(d) = g.pending().cloned() {
+                    let answer = crate::policy::Policy::First.answer(&d, &mut crate::rng::Rng::new(0)).unwrap();
+                    states.push((g.answer(answer).unwrap(), g.save_json()));
+                }
+                FRAMED_DECISIONS.with(|c| c.set(false));
+                (states, g.events().to_vec(), g.zone(0, ZoneKind::Battlefield).unwrap().len())
+            });
+            assert_eq!(games[0], games[1], "scripted: {scripted}");
+            assert_eq!((games[0].0.len(), games[0].2), (if scripted { 1 } else { 3 }, 4), "scripted: {scripted}");
+        }
     }
 
     #[test]

@@ -376,6 +376,22 @@ impl Game {
         Some(a)
     }
 
+    /// Steps `frame`, one its maker would push for the run loop to step next, and steps it
+    /// again each time it asks a decision [`Game::answer_at_once`] answers, as the run loop
+    /// would at once (`take_up`, then the frame popped again with nothing stepped between).
+    /// Returns its last step: done, failed, or a decision left for the run loop (unanswered at
+    /// once, or the game over, which the loop drops it for, CR 104.1).
+    pub(crate) fn step_answering_at_once(&mut self, frame: Frame) -> Step {
+        let mut step = frame.step(self);
+        while let Step::Ask(frame, decision) = step {
+            let answer = if self.outcome.is_none() { self.answer_at_once(&decision) } else { None };
+            let Some(answer) = answer else { return Step::Ask(frame, decision) };
+            self.answer = Some(answer);
+            step = frame.step(self);
+        }
+        step
+    }
+
     /// After an action done outside frames: what would happen before a player next receives
     /// priority (state-based actions, the legend rule, triggers), which may ask decisions.
     pub(crate) fn settle(&mut self) -> Result<Progress> {
