@@ -145,8 +145,8 @@ thread_local! {
     /// Set by tests to leave every decision and frame an instruction needs to the run loop,
     /// to compare the two.
     pub(crate) static FRAMED_DECISIONS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-    /// How many decisions and frames instructions took at once: what a test of the two ways
-    /// counts to be sure it compared them.
+    /// How many decisions and frames (a scry done without one counted) instructions took at
+    /// once: what a test of the two ways counts to be sure it compared them.
     pub(crate) static SETTLED_AT_ONCE: std::cell::Cell<[u32; 2]> = const { std::cell::Cell::new([0; 2]) };
     /// Set by tests to resolve every list through the interpreter, to compare the two.
     pub(crate) static INTERPRETED_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
@@ -822,6 +822,18 @@ impl EffectProc {
             Effect::Scry { who, count } => {
                 // Each amount is read for its player before anyone looks (CR 701.22c).
                 let scries: smallvec::SmallVec<[(u8, u32); 4]> = self.players(g, who).iter().map(|&p| (p, self.amount(g, count, p))).collect();
+                // One player answering at once (most scries): done here, as its frame would.
+                #[cfg(test)]
+                let framed = FRAMED_DECISIONS.with(std::cell::Cell::get);
+                #[cfg(not(test))]
+                let framed = false;
+                if let [(p, n @ 1..)] = scries[..] {
+                    if !framed && g.scry_at_once(p, n) {
+                        #[cfg(test)]
+                        SETTLED_AT_ONCE.with(|c| c.set([c.get()[0], c.get()[1] + 1]));
+                        return None;
+                    }
+                }
                 g.scry_frame(scries).map(Pending::Frame)
             }
             Effect::Discard { who, count, random } => {
@@ -1400,7 +1412,8 @@ mod tests {
     // or not, the same state, events and record of answers either way. A manual player's and a
     // scripted player's decisions wait, or are answered by the script, in the same frames.
     // Mutations caught: the answer not recorded; the proc of a frame's step left waiting put
-    // beneath the resolution's frame (the depth not raised past it).
+    // beneath the resolution's frame (the depth not raised past it); a scry done at once that
+    // doesn't show the scrier the cards, or puts its piles back swapped.
     #[test]
     fn decisions_answered_at_once_inside_instructions_are_the_run_loops() {
         let deck = |parts: &[(&str, usize)]| parts.iter().flat_map(|&(n, k)| std::iter::repeat_n(n.to_string(), k)).collect::<Vec<String>>();

@@ -58,6 +58,51 @@ impl Game {
         let proc = ScryProc { players, amounts, saved_amount: None, piles: Default::default(), asked: false };
         Some(Frame::Scry(self.spare_scry.boxed(proc)))
     }
+
+    /// `p`, still in the game, scries `amount` (more than 0) alone, answered by their policy at
+    /// once (see [`Game::answer_at_once`]): what the scry's frame does, asked and answered,
+    /// done without the frame. `false`, having changed nothing, when the answer is another's
+    /// (a script, strict mode, a manual player) or the game is over: the frame is needed.
+    pub(crate) fn scry_at_once(&mut self, p: u8, amount: u32) -> bool {
+        let seat = &self.seats[p as usize];
+        if self.outcome.is_some() || self.strict || !seat.script.is_empty() || seat.policy == crate::policy::Policy::Manual {
+            return false;
+        }
+        let lib = &self.players[p as usize].library;
+        let k = (amount as usize).min(lib.len());
+        let cards: Vec<_> = lib[lib.len() - k..].iter().rev().map(|&s| self.id_of(s)).collect();
+        self.show_to(p, &cards);
+        let d = Decision { player: p, purpose: Purpose::Scry, choice: Choice::Scry { cards } };
+        let Some(Answer::Scry { top, bottom }) = self.answer_at_once(&d) else { unreachable!("a policy answers a scry with a scry") };
+        let slots = |pile: Vec<crate::object::ObjId>| pile.into_iter().map(|c| c.slot()).collect::<smallvec::SmallVec<[u32; 4]>>();
+        let (top, bottom) = (slots(top), slots(bottom));
+        self.put_scried(p, &top, &bottom);
+        self.scried(p, amount, &top, &bottom);
+        true
+    }
+
+    /// `p`'s scried cards go back, `top` on top (its first card highest) and `bottom` beneath.
+    fn put_scried(&mut self, p: u8, top: &[u32], bottom: &[u32]) {
+        let looked = top.len() + bottom.len();
+        if looked > 1 {
+            // Rearranged: only the scrier can tell which card is which now. A single card
+            // is followed by everyone to the top or bottom.
+            self.learn_slots(p, top.iter().chain(bottom).copied());
+        }
+        let lib = &mut self.players[p as usize].library;
+        lib.truncate(lib.len() - looked);
+        // Stored bottom first: the bottom pile's last card goes lowest, the top pile's
+        // first card highest.
+        lib.splice(0..0, bottom.iter().rev().copied());
+        lib.extend(top.iter().rev());
+    }
+
+    /// `p` has scried `amount` (CR 701.22d): the event, and what triggers on it.
+    fn scried(&mut self, p: u8, amount: u32, top: &[u32], bottom: &[u32]) {
+        let (looked, to_bottom) = ((top.len() + bottom.len()) as u32, bottom.len() as u32);
+        self.log.push_with(|| Event::Scried { player: p, amount, looked, to_bottom });
+        self.fire(crate::trigger::TriggerEvent::Scried { player: p }); // "whenever you scry"
+    }
 }
 
 impl ScryProc {
@@ -125,29 +170,14 @@ impl ScryProc {
             return Step::Ask(Frame::Scry(self), d);
         }
         for (&p, (top, bottom)) in self.players.iter().zip(&self.piles) {
-            if g.players[p as usize].lost.is_some() {
-                continue;
+            if g.players[p as usize].lost.is_none() {
+                g.put_scried(p, top, bottom);
             }
-            let looked = top.len() + bottom.len();
-            if looked > 1 {
-                // Rearranged: only the scrier can tell which card is which now. A single card
-                // is followed by everyone to the top or bottom.
-                g.learn_slots(p, top.iter().chain(bottom).copied());
-            }
-            let lib = &mut g.players[p as usize].library;
-            lib.truncate(lib.len() - looked);
-            // Stored bottom first: the bottom pile's last card goes lowest, the top pile's
-            // first card highest.
-            lib.splice(0..0, bottom.iter().rev().copied());
-            lib.extend(top.iter().rev());
         }
         for ((&p, &amount), (top, bottom)) in self.players.iter().zip(&self.amounts).zip(&self.piles) {
-            if g.players[p as usize].lost.is_some() {
-                continue;
+            if g.players[p as usize].lost.is_none() {
+                g.scried(p, amount, top, bottom);
             }
-            let (looked, to_bottom) = ((top.len() + bottom.len()) as u32, bottom.len() as u32);
-            g.log.push_with(|| Event::Scried { player: p, amount, looked, to_bottom });
-            g.fire(crate::trigger::TriggerEvent::Scried { player: p }); // "whenever you scry"
         }
         g.spare_scry.keep(self);
         Step::Done
