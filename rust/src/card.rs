@@ -147,6 +147,9 @@ pub struct CardDef {
     /// An instruction of the card looks back at the cards it milled (derived): without one,
     /// its milling lists none.
     pub(crate) reads_milled: bool,
+    /// Its lists that a resolution follows plainly, for each way their "if"s on kicks go
+    /// (derived, see `effect::PlainLists`): read on every resolution.
+    pub(crate) plain_lists: crate::effect::PlainLists,
     /// What happens to its permanent as it enters (derived): read on every entry.
     pub(crate) entry: Entry,
     /// A mana ability of it sacrifices it as part of its cost ("{T}, Sacrifice this: Add
@@ -494,6 +497,7 @@ impl CardDef {
             plain_unless_kicked: false,
             no_announcements: rules.modes.is_empty() && rules.kicker.is_empty() && rules.targets.is_empty() && rules.additional_discard.is_none(),
             reads_milled: reads_milled(&rules),
+            plain_lists: crate::effect::PlainLists::default(),
             entry: Entry::of(types, supertypes, r.loyalty.as_deref(), &rules),
             sacrificed_for_mana: rules.mana.iter().any(|m| m.sacrifice),
             mana_value: mana_cost.mana_value(),
@@ -529,6 +533,7 @@ impl CardDef {
         let plain_kickers = def.rules.kicker.iter().all(|k| !k.sticker && !k.cost.symbols().contains(&crate::mana::ManaSymbol::X));
         let only_kicks = !def.rules.kicker.is_empty() && def.rules.modes.is_empty() && def.rules.targets.is_empty() && def.rules.additional_discard.is_none();
         def.plain_unless_kicked = only_kicks && plain_kickers && counted;
+        def.plain_lists = crate::effect::PlainLists::of(&def.rules, def.reads_milled);
         Ok(def)
     }
 

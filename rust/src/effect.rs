@@ -107,7 +107,7 @@ fn takes(effect: &Effect, choice: &Choice) -> bool {
 /// such a list. A "mill" only before anything else is done, so that an order of replacements
 /// it must ask for (CR 616.1) is found with nothing changed. What [`EffectProc::follow`] does
 /// for that list, and nothing else.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct PlainList {
     /// The instructions, the branch taken flattened in: no list of the card is read again.
     steps: [PlainStep; 4],
@@ -123,21 +123,67 @@ pub(crate) struct PlainList {
 }
 
 /// One "draw" or "mill" of a [`PlainList`].
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct PlainStep {
     mill: bool,
     who: PlainWho,
-    /// The number is half the player's library rounded up, read as it happens, not `count`.
-    half: bool,
+    /// Where the number comes from: `count`, or read as the step happens.
+    by: PlainCount,
     count: u32,
 }
 
 /// The player a [`PlainStep`] names.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum PlainWho {
     You,
     Opponent,
     Target,
+}
+
+/// The number of cards a [`PlainStep`] draws or mills.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PlainCount {
+    /// Its `count`.
+    Fixed,
+    /// The X it was cast with (CR 107.3).
+    X,
+    /// The times its printed kickers were paid.
+    Kicks,
+    /// Half the player's library rounded up.
+    HalfLibrary,
+}
+
+/// A list's [`PlainList`] (`None`: not plain) for each way the "if"s on how it was cast can go:
+/// indexed by which of its two printed kickers were paid (bit 0 the \[A\] kicker, bit 1 the
+/// \[B\]), all that "kicked", "not kicked" and "kicked with" read (`stack::condition_on_cast`).
+type PlainForm = [Option<PlainList>; 4];
+
+/// The plain form of each of a card's lists, worked out once per definition (the card
+/// database is built once): a resolution reads it rather than reading the list.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct PlainLists {
+    spell: PlainForm,
+    as_enters: PlainForm,
+    activated: Box<[PlainForm]>,
+    triggered: Box<[PlainForm]>,
+}
+
+impl PlainLists {
+    /// The plain forms of the lists of `rules`, listing what a mill milled if `keep`.
+    pub(crate) fn of(rules: &crate::rules::CardRules, keep: bool) -> PlainLists {
+        let form = |list: &[Effect]| -> PlainForm {
+            std::array::from_fn(|paid| {
+                let cast = CastInfo { kicks: [(paid & 1) as u16, (paid >> 1) as u16], ..CastInfo::default() };
+                PlainList::from(list, &cast, keep)
+            })
+        };
+        PlainLists {
+            spell: form(&rules.spell),
+            as_enters: form(&rules.as_enters),
+            activated: rules.activated.iter().map(|a| form(&a.effects)).collect(),
+            triggered: rules.triggers.iter().map(|t| form(&t.effects)).collect(),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -156,22 +202,37 @@ thread_local! {
 }
 
 impl PlainList {
+    /// A list with nothing in it (a delayed trigger's own list is elsewhere).
+    const NOTHING: PlainList =
+        PlainList { steps: [PlainStep { mill: false, who: PlainWho::You, by: PlainCount::Fixed, count: 0 }; 4], len: 0, after_if: 0, branches: false, keep: false };
+
     /// The plain list of `def`'s spell (`ability: None`) or of its `ability`, cast as `cast`.
     #[inline(always)]
     pub(crate) fn of(def: &crate::card::CardDef, ability: Option<AbilityRef>, cast: &CastInfo) -> Option<PlainList> {
-        PlainList::from(def_list(def, &ability.map_or(Root::Spell, Root::Ability)), cast, def.reads_milled)
+        let lists = &def.plain_lists;
+        let form = match ability {
+            None => &lists.spell,
+            Some(AbilityRef::Activated(i)) => &lists.activated[i as usize],
+            Some(AbilityRef::Triggered(i)) => &lists.triggered[i as usize],
+            Some(AbilityRef::Delayed) => return Some(PlainList::NOTHING),
+        };
+        PlainList::as_cast(form, cast)
     }
 
     /// The plain list of `def`'s "as this enters" instructions (CR 614.1c), cast as `cast`.
     pub(crate) fn of_as_enters(def: &crate::card::CardDef, cast: &CastInfo) -> Option<PlainList> {
-        PlainList::from(&def.rules.as_enters, cast, def.reads_milled)
+        PlainList::as_cast(&def.plain_lists.as_enters, cast)
     }
 
-    /// Built in place by the caller: only whether `list` is plain comes back from the call.
+    /// The list of `form` for the kickers paid in `cast`.
     #[inline(always)]
+    fn as_cast(form: &PlainForm, cast: &CastInfo) -> Option<PlainList> {
+        form[usize::from(cast.kicks[0] > 0) | usize::from(cast.kicks[1] > 0) << 1]
+    }
+
+    /// The plain list of `list`, its "if"s on how it was cast decided by `cast`.
     fn from(list: &[Effect], cast: &CastInfo, keep: bool) -> Option<PlainList> {
-        let step = PlainStep { mill: false, who: PlainWho::You, half: false, count: 0 };
-        let mut plain = PlainList { steps: [step; 4], len: 0, after_if: 0, branches: false, keep };
+        let mut plain = PlainList { keep, ..PlainList::NOTHING };
         plain.add(list, cast)?;
         Some(plain)
     }
@@ -198,14 +259,14 @@ impl PlainList {
                 Who::Target(0) => PlainWho::Target,
                 _ => return None,
             };
-            let (half, count) = match count {
-                Amount::Fixed(n) => (false, *n),
-                Amount::Dynamic(Dynamic::X) => (false, cast.x),
-                Amount::Dynamic(Dynamic::Kicks) => (false, cast.printed_kicks()),
-                Amount::Dynamic(Dynamic::HalfLibraryRoundedUp) => (true, 0),
+            let (by, count) = match count {
+                Amount::Fixed(n) => (PlainCount::Fixed, *n),
+                Amount::Dynamic(Dynamic::X) => (PlainCount::X, 0),
+                Amount::Dynamic(Dynamic::Kicks) => (PlainCount::Kicks, 0),
+                Amount::Dynamic(Dynamic::HalfLibraryRoundedUp) => (PlainCount::HalfLibrary, 0),
                 Amount::Dynamic(_) => return None,
             };
-            self.steps[self.len as usize] = PlainStep { mill, who, half, count };
+            self.steps[self.len as usize] = PlainStep { mill, who, by, count };
             self.len += 1;
         }
         Some(())
@@ -245,7 +306,13 @@ impl PlainList {
             if g.players[p as usize].lost.is_some() {
                 continue;
             }
-            let n = if step.half { (g.players[p as usize].library.len() as u32).div_ceil(2) } else { step.count };
+            // X and kicks are the resolving object's, which no draw or mill changes.
+            let n = match step.by {
+                PlainCount::Fixed => step.count,
+                PlainCount::X => g.objects[slot as usize].cast.x,
+                PlainCount::Kicks => g.objects[slot as usize].cast.printed_kicks(),
+                PlainCount::HalfLibrary => (g.players[p as usize].library.len() as u32).div_ceil(2),
+            };
             if step.mill {
                 // The first step: nothing was done yet.
                 let n = g.mill_count(p, n, &[]).ok()?;
@@ -1482,6 +1549,97 @@ mod tests {
             assert_eq!(games[0], games[1], "scripted: {scripted}");
             assert_eq!((games[0].0.len(), games[0].2), (if scripted { 1 } else { 3 }, 4), "scripted: {scripted}");
         }
+    }
+
+    // The plain lists worked out once per definition are those its lists make for the kickers
+    // paid: every card of the built-in database and a few with counts read from how they were
+    // cast, every list, cast every way their "if"s can tell apart. Mutations caught: the
+    // kickers' bits swapped; the activated and triggered abilities' lists swapped.
+    #[test]
+    fn a_definitions_plain_lists_are_those_its_lists_make_as_cast() {
+        let db = crate::test_support::builtin_and(counted_by_cast());
+        let casts = [[0, 0], [1, 0], [0, 1], [2, 1], [0, 3]].map(|kicks| CastInfo { kicks, x: 2, ..CastInfo::default() });
+        let (mut plain, mut differ) = (0, 0);
+        for def in db.iter() {
+            let rules = &def.rules;
+            let roots = [Root::Spell, Root::AsEnters]
+                .into_iter()
+                .chain((0..rules.activated.len()).map(|i| Root::Ability(AbilityRef::Activated(i as u16))))
+                .chain((0..rules.triggers.len()).map(|i| Root::Ability(AbilityRef::Triggered(i as u16))));
+            for root in roots {
+                let lists = casts.map(|cast| {
+                    let stored = match &root {
+                        Root::AsEnters => PlainList::of_as_enters(def, &cast),
+                        Root::Ability(a) => PlainList::of(def, Some(*a), &cast),
+                        _ => PlainList::of(def, None, &cast),
+                    };
+                    assert_eq!(stored, PlainList::from(def_list(def, &root), &cast, def.reads_milled), "{} {root:?} {cast:?}", def.name);
+                    stored
+                });
+                plain += lists.iter().flatten().count();
+                differ += usize::from(lists.iter().any(|l| *l != lists[0]));
+            }
+        }
+        assert!(plain > 50 && differ >= 4, "{plain} {differ}");
+    }
+
+    /// Cards whose plain lists read how they were cast: a count of X, a count of kicks, a
+    /// branch on the \[B\] kicker, a branch on no kick, and a cycling trigger and an activated
+    /// ability beside them (each kind of list indexed apart).
+    fn counted_by_cast() -> [serde_json::Value; 4] {
+        use serde_json::json;
+        [
+            json!({"name": "Measured Insight", "mana_cost": "{X}{U}", "type_line": "Sorcery", "oracle_text": "Draw X cards.", "rules": {"spell": [{"draw": {"count": "x"}}]}}),
+            json!({"name": "Echoing Dredge", "mana_cost": "{U}", "type_line": "Sorcery", "oracle_text": "Multikicker {1}\nEach opponent mills a card for each time this spell was kicked. Draw a card.",
+                "rules": {"kicker": [{"cost": "{1}", "multi": true}], "spell": [{"mill": {"who": "each_opponent", "count": "kicks"}}, {"draw": {"count": 1}}]}}),
+            json!({"name": "Forked Study", "mana_cost": "{U}", "type_line": "Instant", "oracle_text": "Kicker {1}\nKicker {2}\nDraw a card. If this spell was kicked with its second kicker, draw two cards.\nCycling {2}\nWhen you cycle this card, each opponent mills two cards.",
+                "rules": {"kicker": [{"cost": "{1}"}, {"cost": "{2}"}], "spell": [{"draw": {"count": 1}}, {"if": {"cond": {"kicked_with": 1}, "then": [{"draw": {"count": 2}}]}}], "triggers": [{"when": "cycle_this", "effects": [{"mill": {"who": "each_opponent", "count": 2}}]}]}}),
+            json!({"name": "Patient Study", "mana_cost": "{U}", "type_line": "Sorcery", "oracle_text": "Kicker {2}\nIf this spell wasn't kicked, draw a card.",
+                "rules": {"kicker": [{"cost": "{2}"}], "spell": [{"if": {"cond": "not_kicked", "then": [{"draw": {"count": 1}}]}}]}}),
+        ]
+    }
+
+    // A plain list reads X and the kicks as it follows them, as the interpreter does: each card
+    // of `counted_by_cast` cast every way, the same events either way, followed plainly.
+    // Mutations caught: X read as the kicks; the kicks not counted; the second kicker's branch
+    // taken for the first.
+    #[test]
+    fn a_plain_list_counts_x_and_kicks_as_the_interpreter_does() {
+        let db = crate::test_support::builtin_and(counted_by_cast());
+        // Each card, its X, its kicks, and the cards then in its caster's hand and in their
+        // opponent's graveyard.
+        let casts: [(&str, u32, &[u32], [usize; 2]); 8] = [
+            ("Measured Insight", 0, &[], [0, 0]),
+            ("Measured Insight", 3, &[], [3, 0]),
+            ("Echoing Dredge", 0, &[0], [1, 0]),
+            ("Echoing Dredge", 0, &[3], [1, 3]),
+            ("Forked Study", 0, &[1, 0], [1, 0]),
+            ("Forked Study", 0, &[0, 1], [3, 0]),
+            ("Patient Study", 0, &[0], [1, 0]),
+            ("Patient Study", 0, &[1], [0, 0]),
+        ];
+        FOLLOWED_PLAINLY.with(|c| c.set([0; 3]));
+        for (name, x, kicks, expected) in casts {
+            let games = [false, true].map(|interpreted_only| {
+                INTERPRETED_ONLY.with(|c| c.set(interpreted_only));
+                let mut g = Game::new(2, 1).unwrap();
+                g.set_recording(true);
+                g.add_cards(0, ZoneKind::Battlefield, &["Island"; 6], Position::Top, &db).unwrap();
+                g.add_cards(0, ZoneKind::Library, &["Island"; 8], Position::Top, &db).unwrap();
+                g.add_cards(1, ZoneKind::Library, &["Forest"; 8], Position::Top, &db).unwrap();
+                let spell = g.add_cards(0, ZoneKind::Hand, &[name], Position::Top, &db).unwrap()[0];
+                let options = crate::casting::CastOptions { x: Some(x), kicks: (!kicks.is_empty()).then(|| kicks.to_vec()), ..Default::default() };
+                g.cast(spell, options).unwrap();
+                g.resolve_top().unwrap();
+                INTERPRETED_ONLY.with(|c| c.set(false));
+                g
+            });
+            assert_eq!(games[0].events(), games[1].events(), "{name} {x} {kicks:?}");
+            let moved = games.each_ref().map(|g| [g.players[0].hand.len(), g.players[1].graveyard.len()]);
+            assert_eq!(moved, [expected; 2], "{name} {x} {kicks:?}");
+        }
+        let [_, branched, _] = FOLLOWED_PLAINLY.with(std::cell::Cell::get);
+        assert_eq!(branched, 4, "each branching list was followed plainly");
     }
 
     #[test]
