@@ -2613,6 +2613,33 @@ mod battlefield_index_tests {
         assert!(g.check_invariants().is_err());
     }
 
+    // A card in a library is as a new object is, wherever it came from, and milling moves it
+    // to the graveyard as one; a card in a library marked otherwise breaks the invariants, and
+    // a snapshot holding one isn't loaded. Mutation caught: `Object::is_fresh` not looking at
+    // the tapped state (the check then passes the tapped library card).
+    #[test]
+    fn a_card_in_a_library_is_fresh_and_milled_as_a_new_object() {
+        let db = CardDb::builtin();
+        let mut g = Game::new(2, 1).unwrap();
+        g.add_cards(0, ZoneKind::Library, &["Island"; 3], Position::Top, db).unwrap();
+        let bears = g.add_cards(0, ZoneKind::Hand, &["Grizzly Bears"], Position::Top, db).unwrap()[0];
+        let bears = g.move_object(bears, ZoneKind::Battlefield, Position::Top, Entering { controller: Some(1), tapped: true }).unwrap();
+        g.objects[bears.slot() as usize].damage = 1;
+        g.move_object(bears, ZoneKind::Library, Position::Top, Entering::default()).unwrap();
+        g.check_invariants().unwrap();
+        let milled = g.mill_cards(0, 4);
+        assert_eq!(milled.len(), 4);
+        assert!(milled.iter().all(|id| {
+            let o = &g.objects[id.slot() as usize];
+            o.is_fresh() && o.zone == crate::zone::Zone { kind: ZoneKind::Graveyard, player: 0 } && o.generation == id.generation()
+        }));
+        g.check_invariants().unwrap();
+        let back = g.move_object(milled[0], ZoneKind::Library, Position::Top, Entering::default()).unwrap();
+        g.objects[back.slot() as usize].tapped = true;
+        assert!(g.check_invariants().is_err());
+        assert!(Game::load_json(&g.save_json()).is_err());
+    }
+
     // The index follows each permanent arriving first or last and leaving from anywhere, and
     // stays what a rebuild from the battlefield makes it.
     #[test]

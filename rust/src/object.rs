@@ -278,4 +278,10 @@ impl Object {
         self.controller = self.owner;
         self.entered = 0;
     }
+
+    /// Whether it is as [`Object::become_new`] leaves an object: untapped, undamaged, uncast,
+    /// controlled by its owner, not entered. Every card in a library is.
+    pub(crate) fn is_fresh(&self) -> bool {
+        !self.tapped && self.damage == 0 && self.cast == CastInfo::default() && self.controller == self.owner && self.entered == 0
+    }
 }

@@ -107,6 +107,11 @@ impl Game {
         if let Some(s) = seen.iter().enumerate().position(|(s, x)| !x && self.objects[s].kind != crate::object::ObjectKind::Ceased) {
             return bad(format!("slot {s} is in no zone"));
         }
+        // A card goes into a library as a new object (CR 400.7), and nothing there changes it:
+        // milling moves it on as it is (`Game::mill_top`).
+        if let Some(&s) = self.players.iter().flat_map(|st| &st.library).find(|&&s| !self.objects[s as usize].is_fresh()) {
+            return bad(format!("slot {s} in a library is tapped, damaged, cast, controlled by another or entered"));
+        }
         for (s, c) in &self.object_counters {
             if *s as usize >= self.objects.len() || c.is_empty() {
                 return bad(format!("counters recorded for slot {s}, which has no object or no counters"));

@@ -168,9 +168,13 @@ impl Game {
         st.graveyard.extend(st.library[start..].iter().rev());
         st.library.truncate(start);
         let gone = &st.graveyard[first..];
+        // A card in a library is already as a new object is (untapped, undamaged, uncast, its
+        // owner's, not entered: `check_invariants`): only its generation and zone change.
         for &slot in gone {
             let o = &mut self.objects[slot as usize];
-            o.become_new(Zone { kind: ZoneKind::Graveyard, player: o.owner });
+            debug_assert!(o.is_fresh());
+            o.generation = o.generation.wrapping_add(1);
+            o.zone = Zone { kind: ZoneKind::Graveyard, player: o.owner };
         }
         let milled: Vec<ObjId> = if listed { gone.iter().map(|&slot| ObjId::new(slot, self.objects[slot as usize].generation)).collect() } else { Vec::new() };
         st.stats.milled += k as u32;
