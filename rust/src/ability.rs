@@ -647,7 +647,13 @@ impl ActivateProc {
                         self.stage = Stage::Targets(i + 1);
                         continue;
                     }
-                    return self.ask(Purpose::Targets { index: i as u8 }, choice);
+                    match g.goldfish_targets(self.player, Purpose::Targets { index: i as u8 }, choice) {
+                        Ok(targets) => {
+                            self.targets.push(targets);
+                            self.stage = Stage::Targets(i + 1);
+                        }
+                        Err(choice) => return self.ask(Purpose::Targets { index: i as u8 }, choice),
+                    }
                 }
                 // CR 601.2h (via 602.2b): the player chooses what to sacrifice as the cost is paid.
                 Stage::Sacrifice => {

@@ -748,7 +748,13 @@ impl CastProc {
                         self.stage = Stage::Targets(i + 1);
                         continue;
                     }
-                    return self.ask(Purpose::Targets { index: i as u8 }, choice);
+                    match g.goldfish_targets(self.caster, Purpose::Targets { index: i as u8 }, choice) {
+                        Ok(targets) => {
+                            self.targets.push(targets);
+                            self.stage = Stage::Targets(i + 1);
+                        }
+                        Err(choice) => return self.ask(Purpose::Targets { index: i as u8 }, choice),
+                    }
                 }
                 Stage::Discard => {
                     if g.defs[self.def as usize].rules.additional_discard.is_none() {

@@ -68,7 +68,7 @@ impl Policy {
     }
 }
 
-fn goldfish_answer(d: &Decision) -> Answer {
+pub(crate) fn goldfish_answer(d: &Decision) -> Answer {
     match &d.choice {
         // Aim at opponents first ("target player mills", "any target").
         Choice::Targets { options, max, .. } => {

@@ -6,10 +6,18 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::card::CardType;
+use crate::decision::{Answer, Choice, Decision, Purpose};
 use crate::game::Game;
 use crate::object::ObjId;
 use crate::rules::{TargetKind, TargetSpec};
 use crate::zone::ZoneKind;
+
+#[cfg(test)]
+thread_local! {
+    /// Set by tests to ask every choice of targets, to compare the goldfish's targets chosen
+    /// at once ([`Game::goldfish_targets`]) with the run loop's answer.
+    pub(crate) static ASKED_TARGETS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
 
 /// A chosen target: a player, or an object as the object it was when chosen (a new object
 /// after a zone change is not the same target, CR 400.7).
@@ -91,6 +99,30 @@ impl Game {
         Ok(crate::decision::Choice::Targets { options, min, max })
     }
 
+    /// The targets `p` chooses from `choice` (one "target" of a spell they cast or an ability
+    /// they activate, asked as `purpose`) when their goldfish policy answers it itself (see
+    /// [`Game::answers_itself`]): what `take_up` answers it with — forced, or else the
+    /// goldfish's ranking, recorded as there — without asking it, so the cast or activation
+    /// goes on at once rather than waiting in a frame for the run loop to answer it. `Err`
+    /// with the choice otherwise: it is asked.
+    pub(crate) fn goldfish_targets(&mut self, p: u8, purpose: Purpose, choice: Choice) -> Result<Vec<TargetRef>, Choice> {
+        #[cfg(test)]
+        if ASKED_TARGETS.with(std::cell::Cell::get) {
+            return Err(choice);
+        }
+        if !self.answers_itself(p, crate::policy::Policy::Goldfish) {
+            return Err(choice);
+        }
+        let d = Decision { player: p, purpose, choice };
+        let answer = d.forced_answer().unwrap_or_else(|| {
+            let a = crate::policy::goldfish_answer(&d);
+            self.record_answer(p, &a);
+            a
+        });
+        let Answer::Targets { targets } = answer else { unreachable!("a choice of targets is answered with targets") };
+        Ok(targets)
+    }
+
     /// Every legal choice for a target of this kind, players first, then objects.
     pub(crate) fn target_options(&self, spec: &TargetSpec, controller: u8, source: Option<u32>) -> Vec<TargetRef> {
         let mut out = Vec::new();
@@ -162,6 +194,34 @@ mod tests {
                 let expected: Vec<TargetRef> = players.chain(objects).filter(|&t| g.target_is_legal(&spec, t, controller, None)).collect();
                 assert_eq!(g.target_options(&spec, controller, None), expected, "{kind} for player {controller}");
             }
+        }
+    }
+
+    #[test]
+    fn the_goldfish_s_targets_chosen_at_once_leave_the_game_as_the_run_loop_answering_them() {
+        // CR 601.2c, 602.2b: a goldfish's targets for a spell it casts or an ability it
+        // activates, chosen where they are asked (`Game::goldfish_targets`), leave every game as
+        // asking them and the run loop answering does — the same state, the same answers
+        // recorded or the game marked unrecorded — against goldfish, first-option and random
+        // opponents, recording or not (a recording game asks them).
+        let deck = |parts: &[(&str, usize)]| parts.iter().flat_map(|&(n, k)| std::iter::repeat_n(n.to_string(), k)).collect::<Vec<String>>();
+        let decks = [
+            deck(&[
+                ("Island", 18),
+                ("Swamp", 6),
+                ("Glimpse the Unthinkable", 10),
+                ("Jace, Wielder of Mysteries", 6),
+                ("Altar of Dementia", 4),
+                ("Ruin Crab", 8),
+                ("Grizzly Bears", 8),
+            ]),
+            deck(&[("Forest", 14), ("Island", 6), ("Swamp", 4), ("Glimpse the Unthinkable", 8), ("Grizzly Bears", 14), ("Jace, Wielder of Mysteries", 4), ("Savannah Lions", 10)]),
+        ];
+        for seed in 0..54 {
+            let games = crate::test_support::played_both_ways(&decks, seed, seed % 4 == 3, |asked| super::ASKED_TARGETS.with(|c| c.set(asked)));
+            assert_eq!(games[0].save_json(), games[1].save_json(), "seed {seed}");
+            assert_eq!(games[0].events(), games[1].events(), "seed {seed}");
+            assert!(games[0].history == games[1].history && games[0].unrecorded == games[1].unrecorded, "seed {seed}");
         }
     }
 }
