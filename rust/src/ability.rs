@@ -647,7 +647,7 @@ impl ActivateProc {
                         self.stage = Stage::Targets(i + 1);
                         continue;
                     }
-                    match g.goldfish_targets(self.player, Purpose::Targets { index: i as u8 }, choice) {
+                    match g.goldfish_targets(self.player, choice) {
                         Ok(targets) => {
                             self.targets.push(targets);
                             self.stage = Stage::Targets(i + 1);

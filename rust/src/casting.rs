@@ -748,7 +748,7 @@ impl CastProc {
                         self.stage = Stage::Targets(i + 1);
                         continue;
                     }
-                    match g.goldfish_targets(self.caster, Purpose::Targets { index: i as u8 }, choice) {
+                    match g.goldfish_targets(self.caster, choice) {
                         Ok(targets) => {
                             self.targets.push(targets);
                             self.stage = Stage::Targets(i + 1);

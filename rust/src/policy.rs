@@ -68,16 +68,18 @@ impl Policy {
     }
 }
 
-pub(crate) fn goldfish_answer(d: &Decision) -> Answer {
+/// The goldfish `player`'s targets among `options`: the options in order, the goldfish itself
+/// put last (a stable ranking), as many as may be chosen (`max`).
+pub(crate) fn goldfish_ranked(mut options: Vec<crate::target::TargetRef>, player: u8, max: u32) -> Vec<crate::target::TargetRef> {
+    options.sort_by_key(|t| matches!(t, crate::target::TargetRef::Player(p) if *p == player));
+    options.truncate(max as usize);
+    options
+}
+
+fn goldfish_answer(d: &Decision) -> Answer {
     match &d.choice {
         // Aim at opponents first ("target player mills", "any target").
-        Choice::Targets { options, max, .. } => {
-            // The options in order, the goldfish itself put last (a stable ranking), as many as
-            // may be chosen.
-            let own = |t: &&crate::target::TargetRef| matches!(t, crate::target::TargetRef::Player(p) if *p == d.player);
-            let ranked = options.iter().filter(|t| !own(t)).chain(options.iter().filter(own));
-            Answer::Targets { targets: ranked.take(*max as usize).copied().collect() }
-        }
+        Choice::Targets { options, max, .. } => Answer::Targets { targets: goldfish_ranked(options.clone(), d.player, *max) },
         _ => first_answer(d),
     }
 }

@@ -6,7 +6,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::card::CardType;
-use crate::decision::{Answer, Choice, Decision, Purpose};
+use crate::decision::{Answer, Choice};
 use crate::game::Game;
 use crate::object::ObjId;
 use crate::rules::{TargetKind, TargetSpec};
@@ -100,12 +100,12 @@ impl Game {
     }
 
     /// The targets `p` chooses from `choice` (one "target" of a spell they cast or an ability
-    /// they activate, asked as `purpose`) when their goldfish policy answers it itself (see
+    /// they activate) when their goldfish policy answers it itself (see
     /// [`Game::answers_itself`]): what `take_up` answers it with — forced, or else the
     /// goldfish's ranking, recorded as there — without asking it, so the cast or activation
     /// goes on at once rather than waiting in a frame for the run loop to answer it. `Err`
     /// with the choice otherwise: it is asked.
-    pub(crate) fn goldfish_targets(&mut self, p: u8, purpose: Purpose, choice: Choice) -> Result<Vec<TargetRef>, Choice> {
+    pub(crate) fn goldfish_targets(&mut self, p: u8, choice: Choice) -> Result<Vec<TargetRef>, Choice> {
         #[cfg(test)]
         if ASKED_TARGETS.with(std::cell::Cell::get) {
             return Err(choice);
@@ -113,13 +113,17 @@ impl Game {
         if !self.answers_itself(p, crate::policy::Policy::Goldfish) {
             return Err(choice);
         }
-        let d = Decision { player: p, purpose, choice };
-        let answer = d.forced_answer().unwrap_or_else(|| {
-            let a = crate::policy::goldfish_answer(&d);
-            self.record_answer(p, &a);
-            a
-        });
-        let Answer::Targets { targets } = answer else { unreachable!("a choice of targets is answered with targets") };
+        let Choice::Targets { options, min, max } = choice else { return Err(choice) };
+        // Forced as `Decision::forced_answer` forces it (not recorded): every option, or none.
+        if min as usize >= options.len() {
+            return Ok(options);
+        }
+        if max == 0 {
+            return Ok(Vec::new());
+        }
+        let answer = Answer::Targets { targets: crate::policy::goldfish_ranked(options, p, max) };
+        self.record_answer(p, &answer);
+        let Answer::Targets { targets } = answer else { unreachable!("made above") };
         Ok(targets)
     }
 
