@@ -662,7 +662,15 @@ impl CastProc {
                         self.stage = Stage::Kicker(i + 1);
                         continue;
                     }
-                    return if multi { self.ask(Purpose::Multikicker { index }, Choice::Number { min: 0, max }) } else { self.ask(Purpose::Kicker { index }, Choice::YesNo) };
+                    let (purpose, choice) = if multi { (Purpose::Multikicker { index }, Choice::Number { min: 0, max }) } else { (Purpose::Kicker { index }, Choice::YesNo) };
+                    match g.goldfish_answer_at_once(Decision { player: self.caster, purpose, choice }) {
+                        // Taken as the answer to the question asked is taken, above.
+                        Ok(Answer::YesNo { yes }) => self.kicks.push(u32::from(yes)),
+                        Ok(Answer::Number { n }) => self.kicks.push(n),
+                        Ok(_) => unreachable!("a kick is answered yes or no, or with a number"),
+                        Err(d) => return self.ask(d.purpose, d.choice),
+                    }
+                    self.stage = Stage::Kicker(i + 1);
                 }
                 // CR 601.2b: announce X.
                 Stage::X => {

@@ -76,7 +76,7 @@ pub(crate) fn goldfish_ranked(mut options: Vec<crate::target::TargetRef>, player
     options
 }
 
-fn goldfish_answer(d: &Decision) -> Answer {
+pub(crate) fn goldfish_answer(d: &Decision) -> Answer {
     match &d.choice {
         // Aim at opponents first ("target player mills", "any target").
         Choice::Targets { options, max, .. } => Answer::Targets { targets: goldfish_ranked(options.clone(), d.player, *max) },

@@ -22,6 +22,14 @@ use crate::stack::ResolveProc;
 use crate::trigger::TriggerProc;
 use crate::turn::AdvanceProc;
 
+#[cfg(test)]
+thread_local! {
+    /// Set by tests to have the goldfish's decisions that an action could answer where they
+    /// are asked ([`Game::goldfish_answer_at_once`], [`Game::goldfish_targets`]) asked instead,
+    /// to compare the two.
+    pub(crate) static GOLDFISH_ASKS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) enum Frame {
     Discard(DiscardProc),
@@ -390,6 +398,26 @@ impl Game {
             step = frame.step(self);
         }
         step
+    }
+
+    /// The answer the goldfish `d.player` gives `d` when it answers itself (see
+    /// [`Game::answers_itself`]): what `take_up` (or [`Game::answer_at_once`]) answers it with —
+    /// forced, or else the goldfish's, recorded as there — given where it is asked, so the
+    /// action goes on at once. `Err` with the decision otherwise: it is asked.
+    pub(crate) fn goldfish_answer_at_once(&mut self, d: Decision) -> std::result::Result<crate::decision::Answer, Decision> {
+        #[cfg(test)]
+        if GOLDFISH_ASKS.with(std::cell::Cell::get) {
+            return Err(d);
+        }
+        if !self.answers_itself(d.player, crate::policy::Policy::Goldfish) {
+            return Err(d);
+        }
+        if let Some(a) = d.forced_answer() {
+            return Ok(a);
+        }
+        let a = self.goldfish_answer(&d).unwrap_or_else(|| crate::policy::goldfish_answer(&d));
+        self.record_answer(d.player, &a);
+        Ok(a)
     }
 
     /// After an action done outside frames: what would happen before a player next receives

@@ -12,13 +12,6 @@ use crate::object::ObjId;
 use crate::rules::{TargetKind, TargetSpec};
 use crate::zone::ZoneKind;
 
-#[cfg(test)]
-thread_local! {
-    /// Set by tests to ask every choice of targets, to compare the goldfish's targets chosen
-    /// at once ([`Game::goldfish_targets`]) with the run loop's answer.
-    pub(crate) static ASKED_TARGETS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
 /// A chosen target: a player, or an object as the object it was when chosen (a new object
 /// after a zone change is not the same target, CR 400.7).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -107,7 +100,7 @@ impl Game {
     /// with the choice otherwise: it is asked.
     pub(crate) fn goldfish_targets(&mut self, p: u8, choice: Choice) -> Result<Vec<TargetRef>, Choice> {
         #[cfg(test)]
-        if ASKED_TARGETS.with(std::cell::Cell::get) {
+        if crate::process::GOLDFISH_ASKS.with(std::cell::Cell::get) {
             return Err(choice);
         }
         if !self.answers_itself(p, crate::policy::Policy::Goldfish) {
@@ -202,27 +195,37 @@ mod tests {
     }
 
     #[test]
-    fn the_goldfish_s_targets_chosen_at_once_leave_the_game_as_the_run_loop_answering_them() {
-        // CR 601.2c, 602.2b: a goldfish's targets for a spell it casts or an ability it
-        // activates, chosen where they are asked (`Game::goldfish_targets`), leave every game as
-        // asking them and the run loop answering does — the same state, the same answers
-        // recorded or the game marked unrecorded — against goldfish, first-option and random
-        // opponents, recording or not (a recording game asks them).
+    fn the_goldfish_s_targets_and_kicks_chosen_at_once_leave_the_game_as_the_run_loop_answering_them() {
+        // CR 601.2b-c, 602.2b: a goldfish's targets for a spell it casts or an ability it
+        // activates, chosen where they are asked (`Game::goldfish_targets`), and its kicks
+        // (`Game::goldfish_answer_at_once`), leave every game as asking them and the run loop
+        // answering does — the same state, the same answers recorded or the game marked
+        // unrecorded — against goldfish, first-option and random opponents, recording or not
+        // (a recording game asks them).
         let deck = |parts: &[(&str, usize)]| parts.iter().flat_map(|&(n, k)| std::iter::repeat_n(n.to_string(), k)).collect::<Vec<String>>();
         let decks = [
             deck(&[
-                ("Island", 18),
-                ("Swamp", 6),
-                ("Glimpse the Unthinkable", 10),
+                ("Island", 22),
+                ("Swamp", 4),
+                ("Glimpse the Unthinkable", 6),
+                ("Maddening Cacophony", 12),
                 ("Jace, Wielder of Mysteries", 6),
                 ("Altar of Dementia", 4),
-                ("Ruin Crab", 8),
-                ("Grizzly Bears", 8),
+                ("Grizzly Bears", 6),
             ]),
-            deck(&[("Forest", 14), ("Island", 6), ("Swamp", 4), ("Glimpse the Unthinkable", 8), ("Grizzly Bears", 14), ("Jace, Wielder of Mysteries", 4), ("Savannah Lions", 10)]),
+            deck(&[
+                ("Forest", 12),
+                ("Island", 10),
+                ("Swamp", 4),
+                ("Glimpse the Unthinkable", 6),
+                ("Maddening Cacophony", 8),
+                ("Grizzly Bears", 12),
+                ("Jace, Wielder of Mysteries", 4),
+                ("Savannah Lions", 4),
+            ]),
         ];
         for seed in 0..54 {
-            let games = crate::test_support::played_both_ways(&decks, seed, seed % 4 == 3, |asked| super::ASKED_TARGETS.with(|c| c.set(asked)));
+            let games = crate::test_support::played_both_ways(&decks, seed, seed % 4 == 3, |asked| crate::process::GOLDFISH_ASKS.with(|c| c.set(asked)));
             assert_eq!(games[0].save_json(), games[1].save_json(), "seed {seed}");
             assert_eq!(games[0].events(), games[1].events(), "seed {seed}");
             assert!(games[0].history == games[1].history && games[0].unrecorded == games[1].unrecorded, "seed {seed}");
