@@ -144,6 +144,9 @@ pub struct CardDef {
     /// can afford no kick announces none (CR 601.2b), so it is a plain cast
     /// (`Game::cast_plainly`).
     pub(crate) plain_unless_kicked: bool,
+    /// For a card `plain_unless_kicked`: its plain cost with each kicker's cost once, counted
+    /// by type (derived), as a cast that could afford a kick compares them with the supply.
+    pub(crate) kicked_needs: Box<[([u64; 6], u64)]>,
     /// An instruction of the card looks back at the cards it milled (derived): without one,
     /// its milling lists none.
     pub(crate) reads_milled: bool,
@@ -495,6 +498,7 @@ impl CardDef {
             plain_needs_alone: None,
             plain_cast: false,
             plain_unless_kicked: false,
+            kicked_needs: Box::default(),
             no_announcements: rules.modes.is_empty() && rules.kicker.is_empty() && rules.targets.is_empty() && rules.additional_discard.is_none(),
             reads_milled: reads_milled(&rules),
             plain_lists: crate::effect::PlainLists::default(),
@@ -532,7 +536,18 @@ impl CardDef {
         // Without its kickers it would announce nothing; none has {X} or is a sticker.
         let plain_kickers = def.rules.kicker.iter().all(|k| !k.sticker && !k.cost.symbols().contains(&crate::mana::ManaSymbol::X));
         let only_kicks = !def.rules.kicker.is_empty() && def.rules.modes.is_empty() && def.rules.targets.is_empty() && def.rules.additional_discard.is_none();
-        def.plain_unless_kicked = only_kicks && plain_kickers && counted;
+        // Each kicker's cost counted by type too, added to the plain cost's.
+        let kicked_needs = def.plain_needs.and_then(|(need, generic)| {
+            def.rules
+                .kicker
+                .iter()
+                .map(|k| crate::payment::simple_needs(k.cost.symbols(), 0).map(|(kick, kick_generic)| (std::array::from_fn(|t| need[t] + kick[t]), generic + kick_generic)))
+                .collect::<Option<Box<[_]>>>()
+        });
+        def.plain_unless_kicked = only_kicks && plain_kickers && counted && kicked_needs.is_some();
+        if def.plain_unless_kicked {
+            def.kicked_needs = kicked_needs.unwrap_or_default();
+        }
         def.plain_lists = crate::effect::PlainLists::of(&def.rules, def.reads_milled);
         Ok(def)
     }

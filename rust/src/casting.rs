@@ -951,7 +951,7 @@ impl Game {
         let sorcery_timing = self.step.is_main() && self.active == caster && self.stack.is_empty();
         let plain = (def.plain_cast || def.plain_unless_kicked) && o.zone.kind == ZoneKind::Hand && o.owner == caster && self.def_flags & crate::object::Object::COST_STATIC == 0;
         let Some((need, generic)) = def.plain_needs.filter(|_| plain && (fast || sorcery_timing) && self.seats[caster as usize].auto_pay) else { return false };
-        if def.plain_unless_kicked && !self.affords_no_kick(caster, def, &need, generic) {
+        if def.plain_unless_kicked && !self.affords_no_kick(caster, def) {
             return false;
         }
         if self.pay_counted_in_place(caster, &need, generic) != Some(true) {
@@ -963,14 +963,11 @@ impl Game {
     }
 
     /// Whether counting `caster`'s mana decides that no kicker of `def` can be paid once along
-    /// with its plain cost (`need`, `generic`): what the `Kicker` stage finds by counting,
-    /// for each kicker in turn with none announced before it, when it offers no kick.
-    fn affords_no_kick(&self, caster: u8, def: &CardDef, need: &[u64; 6], generic: u64) -> bool {
+    /// with its plain cost (`CardDef::kicked_needs`): what the `Kicker` stage finds by
+    /// counting, for each kicker in turn with none announced before it, when it offers no kick.
+    fn affords_no_kick(&self, caster: u8, def: &CardDef) -> bool {
         let Some(have) = self.count_supply(caster, None).1 else { return false };
-        def.rules.kicker.iter().all(|k| {
-            crate::payment::simple_needs(k.cost.symbols(), 0)
-                .is_some_and(|(kick, kick_generic)| !crate::payment::fits(&std::array::from_fn(|t| need[t] + kick[t]), generic + kick_generic, &have))
-        })
+        def.kicked_needs.iter().all(|(need, generic)| !crate::payment::fits(need, *generic, &have))
     }
 
     /// The card in `slot` moves to the stack as `caster`'s spell, cast with `cast` and
