@@ -1483,7 +1483,7 @@ mod tests {
     // doesn't show the scrier the cards, or puts its piles back swapped.
     #[test]
     fn decisions_answered_at_once_inside_instructions_are_the_run_loops() {
-        let deck = |parts: &[(&str, usize)]| parts.iter().flat_map(|&(n, k)| std::iter::repeat_n(n.to_string(), k)).collect::<Vec<String>>();
+        use crate::test_support::deck;
         let decks = [
             deck(&[
                 ("Island", 12),

@@ -878,7 +878,7 @@ mod tests {
         // or not; and a decision nobody inside the engine answers (a manual caster), or one a
         // script answers, waits in the same frames either way.
         let db = CardDb::builtin();
-        let deck = |parts: &[(&str, usize)]| parts.iter().flat_map(|&(n, k)| std::iter::repeat_n(n.to_string(), k)).collect::<Vec<String>>();
+        use crate::test_support::deck;
         let decks = [
             deck(&[
                 ("Island", 14),

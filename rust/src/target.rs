@@ -202,7 +202,7 @@ mod tests {
         // answering does — the same state, the same answers recorded or the game marked
         // unrecorded — against goldfish, first-option and random opponents, recording or not
         // (a recording game asks them).
-        let deck = |parts: &[(&str, usize)]| parts.iter().flat_map(|&(n, k)| std::iter::repeat_n(n.to_string(), k)).collect::<Vec<String>>();
+        use crate::test_support::deck;
         let decks = [
             deck(&[
                 ("Island", 22),

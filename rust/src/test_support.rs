@@ -5,12 +5,16 @@ use crate::card::CardDb;
 use crate::game::{Game, Setup};
 use crate::policy::Policy;
 
+/// A deck list: each name as many times as given.
+pub(crate) fn deck(parts: &[(&str, usize)]) -> Vec<String> {
+    parts.iter().flat_map(|&(n, k)| std::iter::repeat_n(n.to_string(), k)).collect()
+}
+
 /// The example decks' lists (`mtgsim.EXAMPLE_DECKS`): a Fractured Sanity mill deck against a
 /// creature deck.
 pub(crate) fn example_decks() -> Vec<Vec<String>> {
-    let list = |parts: &[(&str, usize)]| parts.iter().flat_map(|&(n, k)| std::iter::repeat_n(n.to_string(), k)).collect();
     vec![
-        list(&[
+        deck(&[
             ("Island", 20),
             ("Swamp", 4),
             ("Fractured Sanity", 4),
@@ -24,7 +28,7 @@ pub(crate) fn example_decks() -> Vec<Vec<String>> {
             ("Jace, Wielder of Mysteries", 2),
             ("Street Wraith", 4),
         ]),
-        list(&[("Forest", 12), ("Plains", 12), ("Grizzly Bears", 8), ("Savannah Lions", 8), ("Joraga Warcaller", 8), ("Hill Giant", 4), ("Walking Corpse", 4), ("Ornithopter", 4)]),
+        deck(&[("Forest", 12), ("Plains", 12), ("Grizzly Bears", 8), ("Savannah Lions", 8), ("Joraga Warcaller", 8), ("Hill Giant", 4), ("Walking Corpse", 4), ("Ornithopter", 4)]),
     ]
 }
 

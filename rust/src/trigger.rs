@@ -762,7 +762,7 @@ mod tests {
     // same frames either way.
     #[test]
     fn an_order_of_triggers_given_at_once_leaves_the_game_as_the_frame_asking_it() {
-        let deck = |parts: &[(&str, usize)]| parts.iter().flat_map(|&(n, k)| std::iter::repeat_n(n.to_string(), k)).collect::<Vec<String>>();
+        use crate::test_support::deck;
         let decks = [
             deck(&[("Island", 22), ("Ruin Crab", 22), ("Glimpse the Unthinkable", 8), ("Fractured Sanity", 8)]),
             deck(&[("Forest", 22), ("Ruin Crab", 16), ("Grizzly Bears", 22)]),
