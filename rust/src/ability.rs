@@ -632,28 +632,25 @@ impl ActivateProc {
                         continue;
                     }
                     let spec = &ability.targets[i];
-                    let choice = match g.target_choice(spec, self.player) {
-                        Ok(c) => c,
+                    let given = self.opts.targets.as_ref().and_then(|t| t.get(i));
+                    let choice = match g.targets_or_choice(spec, self.player, given.is_none()) {
+                        Ok(Ok(targets)) => {
+                            self.targets.push(targets);
+                            self.stage = Stage::Targets(i + 1);
+                            continue;
+                        }
+                        Ok(Err(c)) => c,
                         Err(n) => {
                             return Step::Fail(illegal(format!("this ability of {} needs {} legal target(s) for target {i} and there are {n} (CR 601.2c)", def.name, spec.count)))
                         }
                     };
-                    if let Some(given) = self.opts.targets.as_ref().and_then(|t| t.get(i)) {
-                        let d = Decision { player: self.player, purpose: Purpose::Targets { index: i as u8 }, choice };
-                        if let Err(e) = d.validate(&Answer::Targets { targets: given.clone() }) {
-                            return Step::Fail(e);
-                        }
-                        self.targets.push(given.clone());
-                        self.stage = Stage::Targets(i + 1);
-                        continue;
+                    let Some(given) = given else { return self.ask(Purpose::Targets { index: i as u8 }, choice) };
+                    let d = Decision { player: self.player, purpose: Purpose::Targets { index: i as u8 }, choice };
+                    if let Err(e) = d.validate(&Answer::Targets { targets: given.clone() }) {
+                        return Step::Fail(e);
                     }
-                    match g.goldfish_targets(self.player, choice) {
-                        Ok(targets) => {
-                            self.targets.push(targets);
-                            self.stage = Stage::Targets(i + 1);
-                        }
-                        Err(choice) => return self.ask(Purpose::Targets { index: i as u8 }, choice),
-                    }
+                    self.targets.push(given.clone());
+                    self.stage = Stage::Targets(i + 1);
                 }
                 // CR 601.2h (via 602.2b): the player chooses what to sacrifice as the cost is paid.
                 Stage::Sacrifice => {

@@ -745,24 +745,21 @@ impl CastProc {
                         self.stage = Stage::Targets(i + 1);
                         continue;
                     }
-                    let choice = match g.target_choice(spec, self.caster) {
-                        Ok(c) => c,
-                        Err(n) => return Err(illegal(format!("{} needs {} legal target(s) for target {i} and there are {n} (CR 601.2c)", def.name, spec.count))),
-                    };
-                    if let Some(given) = self.opts.targets.as_ref().and_then(|t| t.get(i)) {
-                        let d = Decision { player: self.caster, purpose: Purpose::Targets { index: i as u8 }, choice };
-                        d.validate(&Answer::Targets { targets: given.clone() })?;
-                        self.targets.push(given.clone());
-                        self.stage = Stage::Targets(i + 1);
-                        continue;
-                    }
-                    match g.goldfish_targets(self.caster, choice) {
-                        Ok(targets) => {
+                    let given = self.opts.targets.as_ref().and_then(|t| t.get(i));
+                    let choice = match g.targets_or_choice(spec, self.caster, given.is_none()) {
+                        Ok(Ok(targets)) => {
                             self.targets.push(targets);
                             self.stage = Stage::Targets(i + 1);
+                            continue;
                         }
-                        Err(choice) => return self.ask(Purpose::Targets { index: i as u8 }, choice),
-                    }
+                        Ok(Err(c)) => c,
+                        Err(n) => return Err(illegal(format!("{} needs {} legal target(s) for target {i} and there are {n} (CR 601.2c)", def.name, spec.count))),
+                    };
+                    let Some(given) = given else { return self.ask(Purpose::Targets { index: i as u8 }, choice) };
+                    let d = Decision { player: self.caster, purpose: Purpose::Targets { index: i as u8 }, choice };
+                    d.validate(&Answer::Targets { targets: given.clone() })?;
+                    self.targets.push(given.clone());
+                    self.stage = Stage::Targets(i + 1);
                 }
                 Stage::Discard => {
                     if g.defs[self.def as usize].rules.additional_discard.is_none() {

@@ -25,7 +25,7 @@ use crate::turn::AdvanceProc;
 #[cfg(test)]
 thread_local! {
     /// Set by tests to have the goldfish's decisions that an action could answer where they
-    /// are asked ([`Game::goldfish_answer_at_once`], [`Game::goldfish_targets`]) asked instead,
+    /// are asked ([`Game::goldfish_answer_at_once`], [`Game::targets_or_choice`]) asked instead,
     /// to compare the two.
     pub(crate) static GOLDFISH_ASKS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }

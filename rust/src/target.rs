@@ -92,32 +92,60 @@ impl Game {
         Ok(crate::decision::Choice::Targets { options, min, max })
     }
 
-    /// The targets `p` chooses from `choice` (one "target" of a spell they cast or an ability
-    /// they activate) when their goldfish policy answers it itself (see
-    /// [`Game::answers_itself`]): what `take_up` answers it with — forced, or else the
-    /// goldfish's ranking, recorded as there — without asking it, so the cast or activation
-    /// goes on at once rather than waiting in a frame for the run loop to answer it. `Err`
-    /// with the choice otherwise: it is asked.
-    pub(crate) fn goldfish_targets(&mut self, p: u8, choice: Choice) -> Result<Vec<TargetRef>, Choice> {
+    /// The choice for one "target" of a spell `p` casts or an ability `p` activates (CR
+    /// 601.2c, 602.2b), answered at once when `answer_at_once` and `p`'s goldfish policy
+    /// answers it itself (see [`Game::answers_itself`]): `Ok(Ok(targets))` with what `take_up`
+    /// answers [`Game::target_choice`]'s choice with — forced (every option, or none), or
+    /// else the goldfish's ranking ([`crate::policy::goldfish_ranked`]), recorded as there —
+    /// found in one visit of the legal options without listing them all or ranking the list,
+    /// so the cast or activation goes on at once rather than waiting in a frame for the run
+    /// loop to answer it. `Ok(Err(choice))` otherwise, the choice to ask; `Err(n)` as
+    /// `target_choice` gives it, with too few legal options.
+    pub(crate) fn targets_or_choice(&mut self, spec: &TargetSpec, p: u8, answer_at_once: bool) -> Result<Result<Vec<TargetRef>, Choice>, usize> {
         #[cfg(test)]
-        if crate::process::GOLDFISH_ASKS.with(std::cell::Cell::get) {
-            return Err(choice);
+        let answer_at_once = answer_at_once && !crate::process::GOLDFISH_ASKS.with(std::cell::Cell::get);
+        if !(answer_at_once && self.answers_itself(p, crate::policy::Policy::Goldfish)) {
+            return self.target_choice(spec, p).map(Err);
         }
-        if !self.answers_itself(p, crate::policy::Policy::Goldfish) {
-            return Err(choice);
+        // The options in order but `p` itself, while fewer than `count` (the most the ranking
+        // takes), and where `p` came among all of them; the visit stops once there are more
+        // options than `count`, when neither forcing nor the ranking looks further.
+        let count = spec.count;
+        let mut others = Vec::with_capacity(count as usize);
+        let mut own_at = None;
+        let mut len = 0u32;
+        self.visit_target_options(spec, p, None, |t| {
+            if t == TargetRef::Player(p) {
+                own_at = Some(others.len());
+            } else if (others.len() as u32) < count {
+                others.push(t);
+            }
+            len += 1;
+            len > count
+        });
+        let min = if spec.up_to { 0 } else { count };
+        if len < min {
+            return Err(len as usize);
         }
-        let Choice::Targets { options, min, max } = choice else { return Err(choice) };
-        // Forced as `Decision::forced_answer` forces it (not recorded): every option, or none.
-        if min as usize >= options.len() {
-            return Ok(options);
+        // Forced as `Decision::forced_answer` forces it (not recorded): every option (at most
+        // `count` of them), in order.
+        if min >= len {
+            if let Some(at) = own_at {
+                others.insert(at, TargetRef::Player(p));
+            }
+            return Ok(Ok(others));
         }
-        if max == 0 {
-            return Ok(Vec::new());
+        if count == 0 {
+            return Ok(Ok(Vec::new()));
         }
-        let answer = Answer::Targets { targets: crate::policy::goldfish_ranked(options, p, max) };
+        // Ranked: the others in order, then `p`, as many as may be chosen.
+        if own_at.is_some() && others.len() < count.min(len) as usize {
+            others.push(TargetRef::Player(p));
+        }
+        let answer = Answer::Targets { targets: others };
         self.record_answer(p, &answer);
         let Answer::Targets { targets } = answer else { unreachable!("made above") };
-        Ok(targets)
+        Ok(Ok(targets))
     }
 
     /// Every legal choice for a target of this kind, players first, then objects.
@@ -195,9 +223,47 @@ mod tests {
     }
 
     #[test]
+    fn the_goldfish_s_targets_answered_at_once_are_its_answer_to_the_choice() {
+        // CR 601.2c: for every kind of target, count and "up to", with no permanents, some and
+        // more, the targets a goldfish chooses at once (`Game::targets_or_choice`) are its
+        // answer to the choice it would be asked — forced, or else ranked — and too few
+        // options fail alike.
+        use crate::decision::{Answer, Decision, Purpose};
+        let db = CardDb::builtin();
+        let mut g = Game::new(2, 1).unwrap();
+        g.set_recording(false);
+        for p in 0..2 {
+            g.set_policy(p, crate::policy::Policy::Goldfish).unwrap();
+        }
+        let boards: [(u8, &[&str]); 3] = [(1, &[]), (1, &["Grizzly Bears", "Island"]), (0, &["Ornithopter", "Grizzly Bears", "Island"])];
+        for (owner, cards) in boards {
+            g.add_cards(owner as usize, ZoneKind::Battlefield, cards, Position::Top, db).unwrap();
+            for kind in ["spell", "player", "opponent", "creature", "permanent", "any"] {
+                for count in 0..4 {
+                    for up_to in [false, true] {
+                        let spec: TargetSpec = serde_json::from_value(serde_json::json!({ "kind": kind, "count": count, "up_to": up_to })).unwrap();
+                        for controller in 0..2u8 {
+                            let asked = g.target_choice(&spec, controller).map(|choice| {
+                                let d = Decision { player: controller, purpose: Purpose::Targets { index: 0 }, choice };
+                                d.forced_answer().unwrap_or_else(|| crate::policy::goldfish_answer(&d))
+                            });
+                            let at_once = match g.targets_or_choice(&spec, controller, true) {
+                                Ok(Ok(targets)) => Ok(Answer::Targets { targets }),
+                                Ok(Err(choice)) => panic!("{choice:?} asked"),
+                                Err(n) => Err(n),
+                            };
+                            assert_eq!(at_once, asked, "{kind} x{count} up to {up_to} for player {controller} with {cards:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn the_goldfish_s_targets_and_kicks_chosen_at_once_leave_the_game_as_the_run_loop_answering_them() {
         // CR 601.2b-c, 602.2b: a goldfish's targets for a spell it casts or an ability it
-        // activates, chosen where they are asked (`Game::goldfish_targets`), and its kicks
+        // activates, chosen where they are asked (`Game::targets_or_choice`), and its kicks
         // (`Game::goldfish_answer_at_once`), leave every game as asking them and the run loop
         // answering does — the same state, the same answers recorded or the game marked
         // unrecorded — against goldfish, first-option and random opponents, recording or not
