@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import mtgsim
@@ -1089,6 +1089,7 @@ deck_texts = st.lists(deck_lines | st.sampled_from(["", "Deck", "Sideboard", "//
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(deck_texts, deck_texts, st.sampled_from(["builtin", "user", "any name"]), st.integers(0, 2**32))
+@example("60 Monstrous War-Leech", "60 Leyline of the Void", "builtin", 0)  # Leylines begin on the battlefield
 def test_generated_deck_lists_make_a_game_or_raise_mtgsim_errors(text0: str, text1: str, known: str, seed: int) -> None:
     db = CardDB()
     db.add([SCHOLAR, SUMMONER, SPIRIT])
@@ -1099,8 +1100,11 @@ def test_generated_deck_lists_make_a_game_or_raise_mtgsim_errors(text0: str, tex
     g = load_or_mtgsim_error(lambda: Game.from_decks(decks, seed=seed, db=db))
     if g is not None:
         for p, deck in enumerate(decks):
-            assert sorted(names(g, g.library(p) + g.hand(p))) == sorted(deck.cards())
-            assert len(g.hand(p)) == min(7, len(deck.cards()))
+            # The opening hand, less what began the game on the battlefield from it (a Leyline,
+            # CR 103.6a).
+            began = [i for i in g.battlefield() if g.object(i).owner == p]
+            assert sorted(names(g, g.library(p) + g.hand(p) + began)) == sorted(deck.cards())
+            assert len(g.hand(p)) + len(began) == min(7, len(deck.cards()))
 
 
 def nested_sorcery(levels: int) -> dict[str, Any]:
