@@ -146,9 +146,14 @@ impl Game {
 
     /// `player` is shown these cards (nobody else learns anything).
     pub(crate) fn show_to(&mut self, player: u8, cards: &[ObjId]) {
-        for c in cards {
-            let bits = self.known_bits(c.slot()) | 1 << player;
-            self.set_known(c.slot(), bits);
+        self.show_slots_to(player, cards.iter().map(|c| c.slot()));
+    }
+
+    /// `player` is shown the cards in these slots (nobody else learns anything).
+    pub(crate) fn show_slots_to(&mut self, player: u8, slots: impl IntoIterator<Item = u32>) {
+        for s in slots {
+            let bits = self.known_bits(s) | 1 << player;
+            self.set_known(s, bits);
         }
     }
 

@@ -268,13 +268,20 @@ impl crate::game::Game {
                 Some(Answer::Action { index: options.iter().position(|&a| a == action).unwrap_or(0) as u32 })
             }
             Choice::Scry { cards } => {
-                use crate::card::CardType;
-                let lacks_lands = !self.players[d.player as usize].hand.iter().any(|&s| self.def_of_slot(s).is(CardType::Land));
-                let (top, bottom) = cards.iter().partition(|c| self.def_of_slot(c.slot()).is(CardType::Land) == lacks_lands);
+                let keeps = self.goldfish_keeps_on_top(d.player);
+                let (top, bottom) = cards.iter().partition(|c| keeps(c.slot()));
                 Some(Answer::Scry { top, bottom })
             }
             _ => None,
         }
+    }
+
+    /// Which scried cards (by slot) `p`'s goldfish keeps on top: lands while its hand has
+    /// none, else the other cards.
+    pub(crate) fn goldfish_keeps_on_top(&self, p: u8) -> impl Fn(u32) -> bool + '_ {
+        let land = |s: u32| self.objects[s as usize].flags & crate::object::Object::LAND != 0;
+        let lacks_lands = !self.players[p as usize].hand.iter().any(|&s| land(s));
+        move |s| land(s) == lacks_lands
     }
 }
 

@@ -70,6 +70,10 @@ impl Game {
         }
         let lib = &self.players[p as usize].library;
         let k = (amount as usize).min(lib.len());
+        if k > 0 && self.goldfish_scries_itself(p) {
+            self.goldfish_scry(p, amount, k);
+            return true;
+        }
         let cards: Vec<_> = lib[lib.len() - k..].iter().rev().map(|&s| self.id_of(s)).collect();
         self.show_to(p, &cards);
         let d = Decision { player: p, purpose: Purpose::Scry, choice: Choice::Scry { cards } };
@@ -79,6 +83,37 @@ impl Game {
         self.put_scried(p, &top, &bottom);
         self.scried(p, amount, &top, &bottom);
         true
+    }
+
+    /// Whether `p`'s goldfish answers their scry itself (see [`Game::answers_itself`]), so it
+    /// can be answered by slots without building the decision.
+    fn goldfish_scries_itself(&self, p: u8) -> bool {
+        #[cfg(test)]
+        if crate::process::GOLDFISH_ASKS.with(std::cell::Cell::get) {
+            return false;
+        }
+        self.answers_itself(p, crate::policy::Policy::Goldfish)
+    }
+
+    /// `p`'s goldfish scries its top `k` cards (more than 0: the decision isn't forced) with
+    /// the answer it gives the scry's decision ([`Game::goldfish_keeps_on_top`]), recorded as
+    /// `answer_at_once` records it.
+    fn goldfish_scry(&mut self, p: u8, amount: u32, k: usize) {
+        let lib = &self.players[p as usize].library;
+        let looked: smallvec::SmallVec<[u32; 4]> = lib[lib.len() - k..].iter().rev().copied().collect();
+        self.show_slots_to(p, looked.iter().copied());
+        let keeps = self.goldfish_keeps_on_top(p);
+        let (top, bottom): (smallvec::SmallVec<[u32; 4]>, smallvec::SmallVec<[u32; 4]>) = looked.into_iter().partition(|&s| keeps(s));
+        drop(keeps);
+        if self.log.recording {
+            let ids = |pile: &[u32]| pile.iter().map(|&s| self.id_of(s)).collect();
+            let answer = Answer::Scry { top: ids(&top), bottom: ids(&bottom) };
+            self.record_answer(p, &answer);
+        } else {
+            self.unrecorded = true; // as record_answer marks it
+        }
+        self.put_scried(p, &top, &bottom);
+        self.scried(p, amount, &top, &bottom);
     }
 
     /// `p`'s scried cards go back, `top` on top (its first card highest) and `bottom` beneath.
@@ -181,5 +216,64 @@ impl ScryProc {
         }
         g.spare_scry.keep(self);
         Step::Done
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::decision::Answer;
+    use crate::game::{Game, Progress};
+    use crate::policy::Policy;
+    use crate::process::GOLDFISH_ASKS;
+    use crate::zone::{Position, ZoneKind};
+
+    // A goldfish's lone scry answered by slots (Game::goldfish_scry) is the scry its decision
+    // asked and answered gives (CR 701.22): whole games both ways, recording or not, the same.
+    // Mutation caught: the fast path's piles swapped. A scripted goldfish still scries by its
+    // script, in the same frames either way.
+    #[test]
+    fn a_goldfish_scry_answered_by_slots_is_the_scry_asked() {
+        let list = |parts: &[(&str, usize)]| parts.iter().flat_map(|&(n, k)| std::iter::repeat_n(n.to_string(), k)).collect();
+        let decks: Vec<Vec<String>> = vec![
+            list(&[
+                ("Island", 16),
+                ("Forest", 4),
+                ("Temple of Malady", 4),
+                ("Joint Exploration", 12),
+                ("Ruin Crab", 4),
+                ("Grizzly Bears", 8),
+                ("Lórien Revealed", 4),
+                ("Street Wraith", 8),
+            ]),
+            crate::test_support::example_decks().swap_remove(0),
+        ];
+        for seed in 0..36 {
+            let games = crate::test_support::played_both_ways(&decks, seed, seed % 4 == 3, |asked| GOLDFISH_ASKS.with(|c| c.set(asked)));
+            assert_eq!(games[0].save_json(), games[1].save_json(), "seed {seed}");
+            assert_eq!(games[0].events(), games[1].events(), "seed {seed}");
+            assert!(games[0].history == games[1].history && games[0].unrecorded == games[1].unrecorded, "seed {seed}");
+        }
+        let db = crate::card::CardDb::builtin();
+        let games = [true, false].map(|asked| {
+            GOLDFISH_ASKS.with(|c| c.set(asked));
+            let mut g = Game::new(2, 1).unwrap();
+            g.set_policy(0, Policy::Goldfish).unwrap();
+            g.add_cards(0, ZoneKind::Battlefield, &["Island"; 2], Position::Top, db).unwrap();
+            g.add_cards(0, ZoneKind::Library, &["Grizzly Bears", "Forest"], Position::Top, db).unwrap();
+            let spell = g.add_cards(0, ZoneKind::Hand, &["Joint Exploration"], Position::Top, db).unwrap()[0];
+            g.cast(spell, crate::casting::CastOptions::default()).unwrap();
+            // The goldfish, holding no land, would keep the Forest on top and draw it: the
+            // script keeps the Grizzly Bears there.
+            let library = g.zone(0, ZoneKind::Library).unwrap();
+            let (top, bottom) = library.into_iter().partition(|c| &*g.def_of_slot(c.slot()).name == "Grizzly Bears");
+            g.script(0, vec![Answer::Scry { top, bottom }]).unwrap();
+            let progress = g.resolve_top().unwrap();
+            GOLDFISH_ASKS.with(|c| c.set(false));
+            assert!(matches!(progress, Progress::Done(_)) && g.pending().is_none() && g.seats[0].script.is_empty());
+            let hand: Vec<_> = g.players[0].hand.iter().map(|&s| g.def_of_slot(s).name.to_string()).collect();
+            (g.save_json(), g.events().to_vec(), hand)
+        });
+        assert_eq!(games[0], games[1]);
+        assert_eq!(games[0].2, ["Grizzly Bears"]);
     }
 }
