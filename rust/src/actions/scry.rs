@@ -99,12 +99,11 @@ impl Game {
     /// the answer it gives the scry's decision ([`Game::goldfish_keeps_on_top`]), recorded as
     /// `answer_at_once` records it.
     fn goldfish_scry(&mut self, p: u8, amount: u32, k: usize) {
-        let lib = &self.players[p as usize].library;
-        let looked: smallvec::SmallVec<[u32; 4]> = lib[lib.len() - k..].iter().rev().copied().collect();
-        self.show_slots_to(p, looked.iter().copied());
         let keeps = self.goldfish_keeps_on_top(p);
-        let (top, bottom): (smallvec::SmallVec<[u32; 4]>, smallvec::SmallVec<[u32; 4]>) = looked.into_iter().partition(|&s| keeps(s));
+        let lib = &self.players[p as usize].library;
+        let (top, bottom): (smallvec::SmallVec<[u32; 4]>, smallvec::SmallVec<[u32; 4]>) = lib[lib.len() - k..].iter().rev().copied().partition(|&s| keeps(s));
         drop(keeps);
+        self.show_slots_to(p, top.iter().chain(&bottom).copied()); // the cards it looked at
         if self.log.recording {
             let ids = |pile: &[u32]| pile.iter().map(|&s| self.id_of(s)).collect();
             let answer = Answer::Scry { top: ids(&top), bottom: ids(&bottom) };
