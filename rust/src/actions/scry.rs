@@ -232,9 +232,8 @@ mod tests {
     // script, in the same frames either way.
     #[test]
     fn a_goldfish_scry_answered_by_slots_is_the_scry_asked() {
-        let list = |parts: &[(&str, usize)]| parts.iter().flat_map(|&(n, k)| std::iter::repeat_n(n.to_string(), k)).collect();
         let decks: Vec<Vec<String>> = vec![
-            list(&[
+            crate::test_support::deck(&[
                 ("Island", 16),
                 ("Forest", 4),
                 ("Temple of Malady", 4),
