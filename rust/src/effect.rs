@@ -202,7 +202,7 @@ thread_local! {
 }
 
 impl PlainList {
-    /// A list with nothing in it (a delayed trigger's own list is elsewhere).
+    /// A list with nothing in it, what `from` adds to.
     const NOTHING: PlainList =
         PlainList { steps: [PlainStep { mill: false, who: PlainWho::You, by: PlainCount::Fixed, count: 0 }; 4], len: 0, after_if: 0, branches: false, keep: false };
 
@@ -214,7 +214,8 @@ impl PlainList {
             None => &lists.spell,
             Some(AbilityRef::Activated(i)) => &lists.activated[i as usize],
             Some(AbilityRef::Triggered(i)) => &lists.triggered[i as usize],
-            Some(AbilityRef::Delayed) => return Some(PlainList::NOTHING),
+            // Its instructions are the delayed trigger's own, not the card's: interpreted.
+            Some(AbilityRef::Delayed) => return None,
         };
         PlainList::as_cast(form, cast)
     }

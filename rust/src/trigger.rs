@@ -369,7 +369,7 @@ impl Game {
             }
             self.passes = 0; // a new object on the stack: the round of passing starts over
             if let Some((slot, _)) = targeted {
-                self.frames.push(Frame::Triggers(Box::new(TriggerProc { groups: Vec::new(), with_targets: vec![slot], next_target: 0, chosen: Vec::new(), asked: false })));
+                self.frames.push(TriggerProc::frame(Vec::new(), vec![slot]));
             }
             return;
         }
@@ -400,7 +400,7 @@ impl Game {
         }
         if !groups.is_empty() || !with_targets.is_empty() {
             groups.reverse(); // popped from the end: the active player's group first
-            self.frames.push(Frame::Triggers(Box::new(TriggerProc { groups, with_targets, next_target: 0, chosen: Vec::new(), asked: false })));
+            self.frames.push(TriggerProc::frame(groups, with_targets));
         }
     }
 
@@ -485,6 +485,11 @@ pub(crate) struct TriggerProc {
 }
 
 impl TriggerProc {
+    /// The frame that asks for these orders (`groups`, the next last) and then these targets.
+    fn frame(groups: Vec<Vec<u32>>, with_targets: Vec<u32>) -> Frame {
+        Frame::Triggers(Box::new(TriggerProc { groups, with_targets, next_target: 0, chosen: Vec::new(), asked: false }))
+    }
+
     /// Player by player in APNAP order, each orders their abilities and then chooses their
     /// targets, so a player orders knowing the targets already chosen (CR 603.3b, 603.3d).
     pub(crate) fn step(mut self: Box<Self>, g: &mut Game) -> Step {

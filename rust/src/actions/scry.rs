@@ -85,14 +85,15 @@ impl Game {
         true
     }
 
-    /// Whether `p`'s goldfish answers their scry itself (see [`Game::answers_itself`]), so it
-    /// can be answered by slots without building the decision.
+    /// Whether `p`'s goldfish answers their scry itself (see [`Game::answers_itself`]) in a game
+    /// whose log doesn't record, so it can be answered by slots without building the decision
+    /// or its answer.
     fn goldfish_scries_itself(&self, p: u8) -> bool {
         #[cfg(test)]
         if crate::process::GOLDFISH_ASKS.with(std::cell::Cell::get) {
             return false;
         }
-        self.answers_itself(p, crate::policy::Policy::Goldfish)
+        self.answers_itself(p, crate::policy::Policy::Goldfish) && !self.log.recording
     }
 
     /// `p`'s goldfish scries its top `k` cards (more than 0: the decision isn't forced) with
@@ -104,13 +105,7 @@ impl Game {
         let (top, bottom): (smallvec::SmallVec<[u32; 4]>, smallvec::SmallVec<[u32; 4]>) = lib[lib.len() - k..].iter().rev().copied().partition(|&s| keeps(s));
         drop(keeps);
         self.show_slots_to(p, top.iter().chain(&bottom).copied()); // the cards it looked at
-        if self.log.recording {
-            let ids = |pile: &[u32]| pile.iter().map(|&s| self.id_of(s)).collect();
-            let answer = Answer::Scry { top: ids(&top), bottom: ids(&bottom) };
-            self.record_answer(p, &answer);
-        } else {
-            self.unrecorded = true; // as record_answer marks it
-        }
+        self.unrecorded = true; // as `record_answer` marks a game whose log doesn't record
         self.put_scried(p, &top, &bottom);
         self.scried(p, amount, &top, &bottom);
     }
